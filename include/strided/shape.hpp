@@ -1,0 +1,155 @@
+// Shape and Strides: small vectors of dimensions, inline up to 6 entries, usable in constant
+// expressions at every rank.
+#pragma once
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <initializer_list>
+#include <iterator>
+#include <ranges>
+#include <span>
+
+namespace strided {
+
+/// The largest rank any layout may have.
+inline constexpr std::size_t max_rank = 64;
+
+namespace detail {
+
+/// A vector of integers with `Inline` entries stored in the object itself: ranks up to `Inline`
+/// never touch the heap, so view operations on typical tensors allocate nothing. Larger ranks
+/// spill to the heap (also in constant evaluation, where C++20 allows transient allocation).
+template <class I, std::size_t Inline = 6>
+class SmallVector {
+ public:
+  using value_type = I;
+  using size_type = std::size_t;
+  using iterator = I*;
+  using const_iterator = const I*;
+
+  constexpr SmallVector() noexcept = default;
+  constexpr SmallVector(std::initializer_list<I> values) { assign(values.begin(), values.size()); }
+  constexpr explicit SmallVector(std::span<const I> values) {
+    assign(values.data(), values.size());
+  }
+  /// From any sized range of integers (e.g. `std::vector<int>`), converting each entry.
+  template <std::ranges::sized_range R>
+  requires std::integral<std::ranges::range_value_t<R>> &&
+      (!std::same_as<std::remove_cvref_t<R>, SmallVector>)constexpr explicit SmallVector(
+          R&& values) {
+    resize(std::ranges::size(values));
+    std::size_t i = 0;
+    for (auto v : values) data()[i++] = static_cast<I>(v);
+  }
+  /// `count` copies of `value`.
+  constexpr SmallVector(std::size_t count, I value) {
+    resize(count);
+    std::fill_n(data(), count, value);
+  }
+
+  constexpr SmallVector(const SmallVector& other) { assign(other.data(), other.size_); }
+  constexpr SmallVector(SmallVector&& other) noexcept { steal(other); }
+  constexpr SmallVector& operator=(const SmallVector& other) {
+    if (this != &other) assign(other.data(), other.size_);
+    return *this;
+  }
+  constexpr SmallVector& operator=(SmallVector&& other) noexcept {
+    if (this != &other) {
+      release();
+      steal(other);
+    }
+    return *this;
+  }
+  constexpr ~SmallVector() { release(); }
+
+  constexpr std::size_t size() const noexcept { return size_; }
+  constexpr bool empty() const noexcept { return size_ == 0; }
+  constexpr I* data() noexcept { return heap_ != nullptr ? heap_ : inline_; }
+  constexpr const I* data() const noexcept { return heap_ != nullptr ? heap_ : inline_; }
+  constexpr I& operator[](std::size_t i) noexcept { return data()[i]; }
+  constexpr const I& operator[](std::size_t i) const noexcept { return data()[i]; }
+  constexpr I* begin() noexcept { return data(); }
+  constexpr I* end() noexcept { return data() + size_; }
+  constexpr const I* begin() const noexcept { return data(); }
+  constexpr const I* end() const noexcept { return data() + size_; }
+  constexpr I& back() noexcept { return data()[size_ - 1]; }
+  constexpr const I& back() const noexcept { return data()[size_ - 1]; }
+
+  constexpr std::span<const I> span() const noexcept { return {data(), size_}; }
+
+  /// Resizes; new entries are zero. Existing entries are kept.
+  constexpr void resize(std::size_t count) {
+    if (count > capacity()) grow(count);
+    for (std::size_t i = size_; i < count; ++i) data()[i] = I{};
+    size_ = count;
+  }
+  constexpr void push_back(I value) {
+    if (size_ == capacity()) grow(size_ * 2);
+    data()[size_++] = value;
+  }
+  constexpr void insert(std::size_t pos, I value) {
+    push_back(value);
+    std::rotate(begin() + pos, end() - 1, end());
+  }
+  constexpr void erase(std::size_t pos) {
+    std::copy(begin() + pos + 1, end(), begin() + pos);
+    --size_;
+  }
+  constexpr void clear() noexcept { size_ = 0; }
+
+  friend constexpr bool operator==(const SmallVector& a, const SmallVector& b) noexcept {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+
+ private:
+  constexpr std::size_t capacity() const noexcept { return heap_ != nullptr ? capacity_ : Inline; }
+
+  constexpr void grow(std::size_t wanted) {
+    const std::size_t cap = std::max(wanted, Inline * 2);
+    I* fresh = new I[cap]{};
+    std::copy(data(), data() + size_, fresh);
+    delete[] heap_;
+    heap_ = fresh;
+    capacity_ = cap;
+  }
+  constexpr void assign(const I* values, std::size_t count) {
+    size_ = 0;
+    if (count > capacity()) grow(count);
+    std::copy(values, values + count, data());
+    size_ = count;
+  }
+  constexpr void steal(SmallVector& other) noexcept {
+    size_ = other.size_;
+    if (other.heap_ != nullptr) {
+      heap_ = other.heap_;
+      capacity_ = other.capacity_;
+      other.heap_ = nullptr;
+      other.capacity_ = 0;
+    } else {
+      std::copy(other.inline_, other.inline_ + other.size_, inline_);
+    }
+    other.size_ = 0;
+  }
+  constexpr void release() noexcept {
+    delete[] heap_;
+    heap_ = nullptr;
+    capacity_ = 0;
+  }
+
+  I inline_[Inline]{};
+  I* heap_ = nullptr;
+  std::size_t capacity_ = 0;
+  std::size_t size_ = 0;
+};
+
+}  // namespace detail
+
+/// The size of each axis, outermost first.
+using Shape = detail::SmallVector<std::size_t>;
+
+/// The step, in elements (not bytes), between neighbours along each axis. Signed: zero for
+/// broadcast axes, negative for reversed ones.
+using Strides = detail::SmallVector<std::ptrdiff_t>;
+
+}  // namespace strided

@@ -1,0 +1,319 @@
+// Tensor<T>: a shared, immutable element buffer seen through a Layout. Views share the buffer;
+// view algebra is delegated to Layout, copying to the copy engine, casting to the cast engine.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "strided/detail/buffer.hpp"
+#include "strided/detail/copy/copy.hpp"
+#include "strided/detail/walk.hpp"
+#include "strided/element.hpp"
+#include "strided/error.hpp"
+#include "strided/layout.hpp"
+#include "strided/result.hpp"
+#include "strided/shape.hpp"
+
+namespace strided {
+
+/// Read access to a tensor's elements in row-major order: borrowed from the tensor's buffer when
+/// it is contiguous, otherwise an owned, materialised copy (the reference document's Cow).
+template <Element T>
+class HostSlice {
+ public:
+  HostSlice(std::span<const T> borrowed, std::shared_ptr<const T> owned, bool is_borrowed)
+      : span_(borrowed), owned_(std::move(owned)), borrowed_(is_borrowed) {}
+
+  std::span<const T> span() const noexcept { return span_; }
+  bool is_borrowed() const noexcept { return borrowed_; }
+  std::size_t size() const noexcept { return span_.size(); }
+  const T* data() const noexcept { return span_.data(); }
+  const T& operator[](std::size_t i) const noexcept { return span_[i]; }
+  const T* begin() const noexcept { return span_.data(); }
+  const T* end() const noexcept { return span_.data() + span_.size(); }
+
+ private:
+  std::span<const T> span_;
+  std::shared_ptr<const T> owned_;  // keeps an owned copy alive; the tensor keeps a borrowed one
+  bool borrowed_;
+};
+
+/// An n-dimensional array: a shared, immutable buffer of `T` and a Layout into it. Copies share
+/// the buffer; every view (transpose, permute, narrow, reshape, broadcast) is zero-copy. A tensor
+/// never changes after construction, so tensors may be read and copied from any thread.
+template <Element T>
+class Tensor {
+ public:
+  using value_type = T;
+
+  // ----- construction -------------------------------------------------------------------------
+
+  /// Adopts `data` (no copy) as a row-major tensor of `shape`.
+  static Result<Tensor> from_vector(std::vector<T> data, const Shape& shape) {
+    auto layout = checked_layout("from_vector", shape, data.size());
+    if (!layout) return layout.error();
+    if constexpr (std::is_same_v<T, bool>) {  // vector<bool> is packed: copy it out
+      auto buffer = detail::try_allocate_buffer<T>(data.size());
+      if (buffer == nullptr) return ShapeError::allocation_failed("from_vector", data.size());
+      std::copy(data.begin(), data.end(), buffer.get());
+      return Tensor(std::move(buffer), data.size(), std::move(*layout));
+    } else {
+      const std::size_t len = data.size();
+      std::shared_ptr<std::vector<T>> owner;
+#if defined(__cpp_exceptions)
+      try {
+        owner = std::make_shared<std::vector<T>>(std::move(data));
+      } catch (const std::bad_alloc&) {
+        return ShapeError::allocation_failed("from_vector", len);
+      }
+#else
+      owner = std::make_shared<std::vector<T>>(std::move(data));
+#endif
+      std::shared_ptr<const T> view(owner, owner->data());  // aliasing: owns the vector
+      return Tensor(std::move(view), len, std::move(*layout));
+    }
+  }
+
+  /// Copies `data` into a new row-major tensor of `shape`.
+  static Result<Tensor> from_slice(std::span<const T> data, const Shape& shape) {
+    auto made = allocate("from_slice", shape, data.size());
+    if (made && !data.empty()) std::memcpy(made->mutable_data(), data.data(), data.size_bytes());
+    return made;
+  }
+
+  static Result<Tensor> zeros(const Shape& shape) {
+    return full_impl("zeros", shape, element_traits<T>::zero());
+  }
+  static Result<Tensor> ones(const Shape& shape) {
+    return full_impl("ones", shape, element_traits<T>::one());
+  }
+  static Result<Tensor> full(const Shape& shape, T value) {
+    return full_impl("full", shape, value);
+  }
+
+  /// A rank-0 tensor holding `value`. Infallible but for std::bad_alloc.
+  static Tensor scalar(T value) {
+    auto buffer = detail::allocate_buffer<T>(1);
+    buffer.get()[0] = value;
+    return Tensor(std::move(buffer), 1, Layout());
+  }
+
+  /// Wraps external memory: `len` elements at `data`, seen through `layout`. The layout must stay
+  /// inside the buffer (storage_out_of_bounds otherwise). `data` is kept alive by the tensor.
+  static Result<Tensor> from_shared(std::shared_ptr<const T> data, std::size_t len, Layout layout) {
+    if (data == nullptr && len != 0)
+      return ShapeError::invalid_argument("from_shared", "null buffer with a non-zero length");
+    if (auto fits = layout.check_storage(len, "from_shared"); !fits) return fits.error();
+    return Tensor(std::move(data), len, std::move(layout));
+  }
+
+  // ----- structure ----------------------------------------------------------------------------
+
+  const Shape& shape() const noexcept { return layout_.shape(); }
+  const Strides& strides() const noexcept { return layout_.strides(); }
+  std::size_t offset() const noexcept { return layout_.offset(); }
+  std::size_t rank() const noexcept { return layout_.rank(); }
+  std::size_t numel() const noexcept { return layout_.numel(); }
+  /// True when the tensor has no elements (some axis has size 0).
+  bool empty() const noexcept { return layout_.empty(); }
+  const Layout& layout() const noexcept { return layout_; }
+  /// The shared buffer and its length in elements (for interop; never written through).
+  const std::shared_ptr<const T>& storage() const noexcept { return data_; }
+  std::size_t storage_len() const noexcept { return len_; }
+  bool shares_storage_with(const Tensor& other) const noexcept {
+    return data_ != nullptr && data_ == other.data_;
+  }
+  bool is_contiguous() const noexcept { return layout_.is_contiguous(); }
+
+  // ----- element access -----------------------------------------------------------------------
+
+  /// The element at `index`, or nullopt when the index has the wrong rank or is out of range.
+  std::optional<T> get(const Shape& index) const noexcept {
+    if (index.size() != rank()) return std::nullopt;
+    for (std::size_t k = 0; k < index.size(); ++k)
+      if (index[k] >= shape()[k]) return std::nullopt;
+    return data_.get()[layout_.storage_index(index)];
+  }
+
+  /// The elements in row-major order, borrowed, when the tensor is contiguous.
+  std::optional<std::span<const T>> as_slice() const noexcept {
+    if (empty()) return std::span<const T>();
+    if (!is_contiguous()) return std::nullopt;
+    return std::span<const T>(data_.get() + offset(), numel());
+  }
+
+  /// Borrowed when contiguous, else materialised once.
+  HostSlice<T> host_slice() const {
+    if (auto slice = as_slice()) return HostSlice<T>(*slice, nullptr, true);
+    Tensor copy = contiguous();
+    return HostSlice<T>(std::span<const T>(copy.data_.get(), copy.numel()), copy.data_, false);
+  }
+
+  /// The storage range [offset, offset + span) a view with non-negative strides covers,
+  /// span = 1 + sum((size - 1) * stride). nullopt with any negative stride. Not in logical order:
+  /// the caller reinterprets it with the layout.
+  std::optional<std::span<const T>> as_view_slice() const noexcept {
+    if (empty()) return std::span<const T>();
+    for (std::ptrdiff_t s : strides())
+      if (s < 0) return std::nullopt;
+    const auto high = static_cast<std::size_t>(layout_.reach().high);
+    if (offset() > len_ || high >= len_ - offset()) return std::nullopt;
+    return std::span<const T>(data_.get() + offset(), high + 1);
+  }
+
+  // ----- views (zero-copy) --------------------------------------------------------------------
+
+  Result<Tensor> transpose(std::size_t d0, std::size_t d1) const {
+    return view(layout_.transpose(d0, d1));
+  }
+  /// Transpose of a rank-2 tensor; rank_mismatch otherwise.
+  Result<Tensor> transpose_2d() const {
+    if (rank() != 2) return ShapeError::rank_mismatch_required("transpose_2d", 2, rank());
+    return transpose(0, 1);
+  }
+  /// Output axis k is input axis perm[k].
+  Result<Tensor> permute(const Shape& perm) const { return view(layout_.permute(perm)); }
+  Result<Tensor> narrow(std::size_t dim, std::size_t start, std::size_t length) const {
+    return view(layout_.narrow(dim, start, length));
+  }
+  /// A zero-copy view under `shape`, or non_contiguous_reshape when none exists.
+  Result<Tensor> reshape(const Shape& new_shape) const { return view(layout_.reshape(new_shape)); }
+  Result<Tensor> broadcast_to(const Shape& target) const {
+    return view(layout_.broadcast_to(target));
+  }
+  /// Both tensors broadcast to their common shape.
+  Result<std::pair<Tensor, Tensor>> broadcast_with(const Tensor& other) const {
+    auto common = broadcast_shape(shape(), other.shape());
+    if (!common)
+      return ShapeError::broadcast_incompatible("broadcast_with", shape(), other.shape());
+    auto a = broadcast_to(*common);
+    if (!a) return a.error();
+    auto b = other.broadcast_to(*common);
+    if (!b) return b.error();
+    return std::pair<Tensor, Tensor>(std::move(*a), std::move(*b));
+  }
+
+  // ----- materialisation ----------------------------------------------------------------------
+
+  /// `*this` when contiguous (same buffer), else a new row-major copy. Throws std::bad_alloc.
+  Tensor contiguous() const {
+    if (is_contiguous()) return *this;
+    const std::size_t n = numel();
+    auto buffer = detail::allocate_buffer<T>(n);
+    copy_into(buffer.get());
+    return Tensor(std::move(buffer), n, Layout::contiguous(shape()).value());
+  }
+
+  /// Writes the elements in row-major order into `dst` (size must equal numel()).
+  Result<void> copy_to(std::span<T> dst) const {
+    if (dst.size() != numel())
+      return ShapeError::element_count_mismatch("copy_to", shape(), dst.size());
+    copy_into(dst.data());
+    return {};
+  }
+
+  /// The elements in row-major order, in a new vector. Throws std::bad_alloc.
+  std::vector<T> to_vector() const {
+    if constexpr (std::is_same_v<T, bool>) {
+      const Tensor dense = contiguous();
+      const auto values = dense.as_slice().value();
+      return std::vector<bool>(values.begin(), values.end());
+    } else {
+      std::vector<T> out(numel());
+      copy_into(out.data());
+      return out;
+    }
+  }
+
+ private:
+  template <Element U>
+  friend class Tensor;
+
+  Tensor(std::shared_ptr<const T> data, std::size_t len, Layout layout) noexcept
+      : data_(std::move(data)), len_(len), layout_(std::move(layout)) {}
+
+  Result<Tensor> view(Result<Layout> layout) const {
+    if (!layout) return std::move(layout).error();
+    return Tensor(data_, len_, std::move(*layout));
+  }
+
+  // The buffer of a tensor this class just allocated, before anyone else can see it.
+  T* mutable_data() noexcept { return const_cast<T*>(data_.get()); }
+
+  static Result<Layout> checked_layout(const char* op, const Shape& shape, std::size_t len) {
+    auto layout = Layout::contiguous(shape);
+    if (!layout) return layout.error().in(op);
+    if (layout->numel() != len) return ShapeError::element_count_mismatch(op, shape, len);
+    return layout;
+  }
+
+  static Result<Tensor> allocate(const char* op, const Shape& shape, std::size_t len) {
+    auto layout = checked_layout(op, shape, len);
+    if (!layout) return layout.error();
+    auto buffer = detail::try_allocate_buffer<T>(len);
+    if (buffer == nullptr) return ShapeError::allocation_failed(op, len);
+    return Tensor(std::move(buffer), len, std::move(*layout));
+  }
+
+  static Result<Tensor> full_impl(const char* op, const Shape& shape, T value) {
+    auto layout = Layout::contiguous(shape);
+    if (!layout) return layout.error().in(op);
+    const std::size_t n = layout->numel();
+    auto made = allocate(op, shape, n);
+    if (made) std::fill_n(made->mutable_data(), n, value);
+    return made;
+  }
+
+  void copy_into(T* dst) const {
+    if (empty()) return;
+    const Strides dst_strides = *detail::row_major_strides(shape());
+    detail::copy_strided({.shape = shape(),
+                          .src = reinterpret_cast<const std::byte*>(data_.get() + offset()),
+                          .src_strides = strides(),
+                          .dst = reinterpret_cast<std::byte*>(dst),
+                          .dst_strides = dst_strides,
+                          .elem_size = sizeof(T)});
+  }
+
+  std::shared_ptr<const T> data_;
+  std::size_t len_ = 0;
+  Layout layout_;
+};
+
+/// True when `a` and `b` have the same shape and equal elements, whatever their layouts.
+/// Floating-point elements compare with `==` (NaN differs from everything, -0 equals +0).
+template <Element T>
+bool equal(const Tensor<T>& a, const Tensor<T>& b) {
+  if (a.shape() != b.shape()) return false;
+  const T* pa = a.storage().get();
+  const T* pb = b.storage().get();
+  return detail::for_each_storage_index_pair(
+      a.layout(), b.layout(),
+      [&](std::size_t i, std::size_t j) { return detail::elements_equal(pa[i], pb[j]); });
+}
+
+/// NumPy's allclose: after broadcasting `a` and `b` together, every |a - b| <= atol + rtol * |b|
+/// (NaNs never close). Shapes that do not broadcast are not close.
+template <Element T>
+bool allclose(const Tensor<T>& a, const Tensor<T>& b, double rtol = 1e-5, double atol = 1e-8) {
+  auto pair = a.broadcast_with(b);
+  if (!pair) return false;
+  const T* pa = a.storage().get();
+  const T* pb = b.storage().get();
+  return detail::for_each_storage_index_pair(
+      pair->first.layout(), pair->second.layout(), [&](std::size_t i, std::size_t j) {
+        const double x = detail::to_double(pa[i]), y = detail::to_double(pb[j]);
+        if (x == y) return true;  // equal infinities, and exact matches
+        return std::fabs(x - y) <= atol + rtol * std::fabs(y);
+      });
+}
+
+}  // namespace strided
