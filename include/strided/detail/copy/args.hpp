@@ -1,0 +1,20 @@
+// Arguments of the strided copy engine (see copy.hpp for the entry point).
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+namespace strided::detail {
+
+/// One copy of `shape` elements of `elem_size` bytes. `src` / `dst` point at element [0, ..., 0];
+/// strides count elements (not bytes) and may be negative or zero (zero only in the source).
+struct CopyArgs {
+  std::span<const std::size_t> shape;
+  const std::byte* src = nullptr;
+  std::span<const std::ptrdiff_t> src_strides;
+  std::byte* dst = nullptr;
+  std::span<const std::ptrdiff_t> dst_strides;
+  std::size_t elem_size = 0;
+};
+
+}  // namespace strided::detail

@@ -1,0 +1,71 @@
+// Entry point of the strided copy engine: any strided source into any strided destination.
+//
+// plan.hpp reduces the copy to a canonical loop nest and names a kernel; loops.hpp and
+// transpose.hpp run it. The lead's Tensor::contiguous(), copy_to, casts and stacking call this.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+
+#include "strided/detail/copy/args.hpp"
+#include "strided/detail/copy/loops.hpp"
+#include "strided/detail/copy/plan.hpp"
+#include "strided/detail/copy/transpose.hpp"
+
+namespace strided::detail {
+
+namespace copy_impl {
+
+// Only reached by arguments outside the contract (more than 64 axes of extent >= 2, which needs
+// zero or overlapping destination strides): a plain recursion that makes no assumption.
+inline void naive(const CopyArgs& a, std::size_t axis, const std::byte* s, std::byte* d) {
+  if (axis == a.shape.size()) {
+    std::memcpy(d, s, a.elem_size);
+    return;
+  }
+  const auto es = static_cast<std::ptrdiff_t>(a.elem_size);
+  for (std::size_t i = 0; i < a.shape[axis]; ++i) {
+    const auto k = static_cast<std::ptrdiff_t>(i);
+    naive(a, axis + 1, s + k * a.src_strides[axis] * es, d + k * a.dst_strides[axis] * es);
+  }
+}
+
+inline bool fits_plan(const CopyArgs& a) noexcept {
+  std::size_t r = 0;
+  for (std::size_t n : a.shape) r += n > 1 ? 1 : 0;
+  return r <= plan_max_rank;
+}
+
+inline void run_plan(const CopyPlan& p) {
+  switch (p.kind) {
+    case PlanKind::nothing:
+      return;
+    case PlanKind::single_memcpy:
+      std::memcpy(p.dst + p.dst_offset, p.src + p.src_offset, p.elem_size);
+      return;
+    case PlanKind::rowwise_memcpy:
+      return run_rowwise(p);
+    case PlanKind::fill:
+      return run_fill(p);
+    case PlanKind::transpose:
+      return run_transpose(p);
+    case PlanKind::strided:
+      return run_strided(p);
+  }
+}
+
+}  // namespace copy_impl
+
+/// Copies every element of the source view to the destination view.
+inline void copy_strided(const CopyArgs& args) {
+  if (args.elem_size == 0) return;
+  if (!copy_impl::fits_plan(args)) {
+    for (std::size_t n : args.shape)
+      if (n == 0) return;
+    copy_impl::naive(args, 0, args.src, args.dst);
+    return;
+  }
+  copy_impl::run_plan(plan_copy(args));
+}
+
+}  // namespace strided::detail

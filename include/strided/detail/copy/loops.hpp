@@ -1,0 +1,138 @@
+// The non-transposing copy kernels: row-wise memcpy, stride-0 fills and the general strided loop.
+// All run on a canonical CopyPlan (see plan.hpp); strides are in bytes.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "strided/detail/copy/plan.hpp"
+
+namespace strided::detail::copy_impl {
+
+/// Calls fn(src, dst) for every index of the axes in `outer` (innermost first), walking the
+/// destination forwards. An odometer rather than recursion: ranks reach 64 and the per-step cost
+/// matters when the inner work is small.
+template <class Fn>
+void for_each_index(const PlanAxis* const* outer, std::size_t count, const std::byte* s,
+                    std::byte* d, Fn&& fn) {
+  // Offsets are integers so that no pointer is ever formed outside the views (the last carry
+  // steps one past the end, which for a negative stride is before the buffer).
+  std::array<std::size_t, plan_max_rank> idx{};
+  std::ptrdiff_t os = 0, od = 0;
+  for (;;) {
+    fn(s + os, d + od);
+    std::size_t k = 0;
+    for (; k < count; ++k) {
+      const PlanAxis& ax = *outer[k];
+      os += ax.ss;
+      od += ax.ds;
+      if (++idx[k] < ax.n) break;
+      idx[k] = 0;
+      os -= ax.ss * static_cast<std::ptrdiff_t>(ax.n);
+      od -= ax.ds * static_cast<std::ptrdiff_t>(ax.n);
+    }
+    if (k == count) return;
+  }
+}
+
+/// Pointers to axes[first, rank) of a plan, for for_each_index.
+struct OuterAxes {
+  std::array<const PlanAxis*, plan_max_rank> ptr{};
+  std::size_t count = 0;
+};
+
+inline OuterAxes outer_axes(const CopyPlan& p, std::size_t first) noexcept {
+  OuterAxes o;
+  for (std::size_t k = first; k < p.rank; ++k) o.ptr[o.count++] = &p.axes[k];
+  return o;
+}
+
+template <std::size_t ES>
+inline void strided_row_fixed(const std::byte* s, std::ptrdiff_t ss, std::byte* d,
+                              std::ptrdiff_t ds, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto k = static_cast<std::ptrdiff_t>(i);
+    std::memcpy(d + k * ds, s + k * ss, ES);
+  }
+}
+
+/// n elements of es bytes, any strides.
+inline void strided_row(const std::byte* s, std::ptrdiff_t ss, std::byte* d, std::ptrdiff_t ds,
+                        std::size_t n, std::size_t es) noexcept {
+  switch (es) {
+    case 1:
+      return strided_row_fixed<1>(s, ss, d, ds, n);
+    case 2:
+      return strided_row_fixed<2>(s, ss, d, ds, n);
+    case 4:
+      return strided_row_fixed<4>(s, ss, d, ds, n);
+    case 8:
+      return strided_row_fixed<8>(s, ss, d, ds, n);
+    case 16:
+      return strided_row_fixed<16>(s, ss, d, ds, n);
+    default:
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto k = static_cast<std::ptrdiff_t>(i);
+        std::memcpy(d + k * ds, s + k * ss, es);
+      }
+  }
+}
+
+template <class U>
+inline void fill_row_typed(const std::byte* s, std::byte* d, std::size_t n) noexcept {
+  U v;
+  std::memcpy(&v, s, sizeof(U));
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(d + i * sizeof(U), &v, sizeof(U));
+}
+
+/// n contiguous copies of the es-byte element at s.
+inline void fill_row(const std::byte* s, std::byte* d, std::size_t n, std::size_t es) noexcept {
+  switch (es) {
+    case 1:
+      return fill_row_typed<std::uint8_t>(s, d, n);
+    case 2:
+      return fill_row_typed<std::uint16_t>(s, d, n);
+    case 4:
+      return fill_row_typed<std::uint32_t>(s, d, n);
+    case 8:
+      return fill_row_typed<std::uint64_t>(s, d, n);
+    default: {
+      // Doubling: each memcpy copies everything written so far (regions never overlap).
+      std::memcpy(d, s, es);
+      std::size_t done = 1;
+      while (done < n) {
+        const std::size_t m = done < n - done ? done : n - done;
+        std::memcpy(d + done * es, d, m * es);
+        done += m;
+      }
+    }
+  }
+}
+
+inline void run_rowwise(const CopyPlan& p) {
+  const OuterAxes o = outer_axes(p, 0);
+  const std::size_t bytes = p.elem_size;
+  for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
+                 [bytes](const std::byte* s, std::byte* d) { std::memcpy(d, s, bytes); });
+}
+
+inline void run_fill(const CopyPlan& p) {
+  const OuterAxes o = outer_axes(p, 1);
+  const std::size_t n = p.axes[0].n, es = p.elem_size;
+  for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
+                 [n, es](const std::byte* s, std::byte* d) { fill_row(s, d, n, es); });
+}
+
+inline void run_strided(const CopyPlan& p) {
+  const OuterAxes o = outer_axes(p, 1);
+  const PlanAxis inner = p.axes[0];
+  const std::size_t es = p.elem_size;
+  for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
+                 [inner, es](const std::byte* s, std::byte* d) {
+                   strided_row(s, inner.ss, d, inner.ds, inner.n, es);
+                 });
+}
+
+}  // namespace strided::detail::copy_impl

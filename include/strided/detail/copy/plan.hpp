@@ -1,0 +1,229 @@
+// Copy planner: turns any strided copy into a canonical loop nest and picks the kernel for it.
+//
+// Canonical form (what every kernel in copy/ relies on):
+//   * no axis of extent 1 (an empty copy never reaches a kernel);
+//   * every destination stride positive (a flipped destination axis is flipped in both views);
+//   * axes ordered innermost first by destination stride, so the outer loops walk the
+//     destination forwards;
+//   * axes that are contiguous with each other in both views merged into one;
+//   * an innermost axis that is contiguous in both views folded into the element ("row"), so a
+//     kernel sees elements of `elem_size` bytes that may be whole rows.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "strided/detail/copy/args.hpp"
+
+namespace strided::detail {
+
+/// Which kernel a copy runs. Exposed so tests can assert the planner's choices.
+enum class PlanKind {
+  nothing,         // zero elements
+  single_memcpy,   // one contiguous block in both views
+  rowwise_memcpy,  // rows contiguous in both views (narrows, broadcast rows, stacking)
+  fill,            // innermost source stride 0: one source element replicated along a row
+  transpose,       // unit-stride axes differ: cache-blocked SIMD transpose
+  strided,         // anything else: nested loops by element size class
+};
+
+constexpr const char* plan_kind_name(PlanKind k) noexcept {
+  switch (k) {
+    case PlanKind::nothing:
+      return "nothing";
+    case PlanKind::single_memcpy:
+      return "single_memcpy";
+    case PlanKind::rowwise_memcpy:
+      return "rowwise_memcpy";
+    case PlanKind::fill:
+      return "fill";
+    case PlanKind::transpose:
+      return "transpose";
+    case PlanKind::strided:
+      return "strided";
+  }
+  return "?";
+}
+
+/// One loop of the canonical nest. Strides count BYTES (so rows of any length fold into elements).
+struct PlanAxis {
+  std::size_t n = 0;
+  std::ptrdiff_t ss = 0;  // source stride
+  std::ptrdiff_t ds = 0;  // destination stride (> 0)
+};
+
+/// Every non-empty copy has at most 64 axes of extent >= 2 (their product must be addressable in
+/// the destination, which has no zero strides).
+inline constexpr std::size_t plan_max_rank = 64;
+
+struct CopyPlan {
+  PlanKind kind = PlanKind::nothing;
+  // Kernels start at src + src_offset / dst + dst_offset (bytes): flipped destination axes move
+  // the start. Kept apart so planning never does arithmetic on a pointer it does not own.
+  const std::byte* src = nullptr;
+  std::byte* dst = nullptr;
+  std::ptrdiff_t src_offset = 0;
+  std::ptrdiff_t dst_offset = 0;
+  std::size_t elem_size = 0;  // bytes per (possibly folded) element
+  std::size_t rank = 0;
+  std::array<PlanAxis, plan_max_rank> axes{};  // [0] is the innermost loop
+  // transpose only: axes[0, nj) form the destination-contiguous group J (axes[0].ds == elem_size);
+  // i_axes[0, ni) index the source-contiguous group I (first has ss == elem_size), disjoint from J.
+  std::size_t nj = 0;
+  std::size_t ni = 0;
+  std::array<std::uint8_t, plan_max_rank> i_axes{};
+};
+
+namespace plan_impl {
+
+inline std::ptrdiff_t sgn(std::size_t i) noexcept { return static_cast<std::ptrdiff_t>(i); }
+
+// Drops extent-1 axes and flips destination-negative axes. Returns false for an empty copy.
+inline bool canonical_axes(const CopyArgs& a, CopyPlan& p) noexcept {
+  const auto es = sgn(a.elem_size);
+  std::ptrdiff_t src_off = 0, dst_off = 0;
+  std::size_t r = 0;
+  for (std::size_t k = 0; k < a.shape.size(); ++k)
+    if (a.shape[k] == 0) return false;
+  for (std::size_t k = 0; k < a.shape.size(); ++k) {
+    const std::size_t n = a.shape[k];
+    if (n == 1) continue;
+    if (r == plan_max_rank) return false;  // outside the contract; copy_strided never plans it
+    PlanAxis ax{n, a.src_strides[k] * es, a.dst_strides[k] * es};
+    if (ax.ds < 0) {  // walk the destination forwards: start both pointers at the last element
+      src_off += (sgn(n) - 1) * ax.ss;
+      dst_off += (sgn(n) - 1) * ax.ds;
+      ax.ss = -ax.ss;
+      ax.ds = -ax.ds;
+    }
+    p.axes[r++] = ax;
+  }
+  p.src = a.src;
+  p.dst = a.dst;
+  p.src_offset = src_off;
+  p.dst_offset = dst_off;
+  p.rank = r;
+  p.elem_size = a.elem_size;
+  return true;
+}
+
+// Sorts innermost first by destination stride, then merges neighbours contiguous in both views.
+inline void order_and_merge(CopyPlan& p) noexcept {
+  auto* first = p.axes.data();
+  std::stable_sort(first, first + p.rank, [](const PlanAxis& x, const PlanAxis& y) {
+    return x.ds != y.ds ? x.ds < y.ds : x.ss < y.ss;
+  });
+  std::size_t out = 0;
+  for (std::size_t k = 0; k < p.rank; ++k) {
+    const PlanAxis ax = p.axes[k];
+    if (out > 0) {
+      PlanAxis& in = p.axes[out - 1];
+      const auto n = sgn(in.n);
+      if (ax.ds == in.ds * n && ax.ss == in.ss * n) {
+        in.n *= ax.n;
+        continue;
+      }
+    }
+    p.axes[out++] = ax;
+  }
+  p.rank = out;
+}
+
+// Folds an innermost axis contiguous in both views into the element size.
+inline void fold_rows(CopyPlan& p) noexcept {
+  const auto es = sgn(p.elem_size);
+  if (p.rank == 0 || p.axes[0].ds != es || p.axes[0].ss != es) return;
+  p.elem_size *= p.axes[0].n;
+  for (std::size_t k = 1; k < p.rank; ++k) p.axes[k - 1] = p.axes[k];
+  --p.rank;
+}
+
+// Destination-contiguous group J = axes[0, nj): the chain ds = es, es*n0, es*n0*n1, ...
+inline std::size_t dst_chain_length(const CopyPlan& p) noexcept {
+  const auto es = sgn(p.elem_size);
+  if (p.rank == 0 || p.axes[0].ds != es) return 0;
+  std::size_t len = 1;
+  std::ptrdiff_t next = es * sgn(p.axes[0].n);
+  while (len < p.rank && p.axes[len].ds == next) {
+    next *= sgn(p.axes[len].n);
+    ++len;
+  }
+  return len;
+}
+
+// Source-contiguous chain among the axes outside [0, nj): ss = es, es*n_a, es*n_a*n_b, ...
+inline std::size_t src_chain(const CopyPlan& p, std::size_t nj,
+                             std::array<std::uint8_t, plan_max_rank>& out) noexcept {
+  std::size_t len = 0;
+  std::ptrdiff_t want = sgn(p.elem_size);
+  for (;;) {
+    std::size_t found = p.rank;
+    for (std::size_t k = 0; k < p.rank; ++k)
+      if (p.axes[k].ss == want) {
+        found = k;
+        break;
+      }
+    if (found == p.rank || found < nj) return len;
+    out[len++] = static_cast<std::uint8_t>(found);
+    want *= sgn(p.axes[found].n);
+  }
+}
+
+inline std::size_t group_extent(const CopyPlan& p, std::size_t count, const std::uint8_t* idx) {
+  std::size_t e = 1;
+  for (std::size_t k = 0; k < count; ++k) e *= p.axes[idx != nullptr ? idx[k] : k].n;
+  return e;
+}
+
+// Picks the split of the destination chain that gives the squarest tile: a long J group can leave
+// too few source-contiguous axes for I (their chains interleave in high-rank permutes).
+inline bool choose_transpose_groups(CopyPlan& p) noexcept {
+  const std::size_t chain = dst_chain_length(p);
+  if (chain == 0 || p.axes[0].ss == sgn(p.elem_size)) return false;
+  constexpr std::size_t cap = 64;  // beyond a macro-tile edge, longer groups do not help
+  std::size_t best_score = 0;
+  for (std::size_t nj = 1; nj <= chain; ++nj) {
+    std::array<std::uint8_t, plan_max_rank> ia{};
+    const std::size_t ni = src_chain(p, nj, ia);
+    if (ni == 0) continue;
+    const std::size_t ej = std::min(group_extent(p, nj, nullptr), cap);
+    const std::size_t ei = std::min(group_extent(p, ni, ia.data()), cap);
+    const std::size_t score = std::min(ej, ei) * cap + std::max(ej, ei);
+    if (score > best_score) {
+      best_score = score;
+      p.nj = nj;
+      p.ni = ni;
+      p.i_axes = ia;
+    }
+  }
+  // Tiles narrower than 4 elements on a side gain nothing over the strided loop.
+  return best_score >= 4 * cap;
+}
+
+}  // namespace plan_impl
+
+/// Plans a copy: canonical axes, then the kernel. Pure function of the arguments (no allocation).
+/// Precondition: at most plan_max_rank axes of extent >= 2 (copy_strided checks it).
+inline CopyPlan plan_copy(const CopyArgs& a) noexcept {
+  CopyPlan p;
+  if (!plan_impl::canonical_axes(a, p)) return p;  // kind = nothing
+  plan_impl::order_and_merge(p);
+  const std::size_t rank_before_fold = p.rank;
+  plan_impl::fold_rows(p);
+  if (p.rank == 0) {
+    p.kind = PlanKind::single_memcpy;
+  } else if (p.rank < rank_before_fold && p.elem_size >= 64) {
+    p.kind = PlanKind::rowwise_memcpy;  // long rows: memcpy each one
+  } else if (p.axes[0].ss == 0 && p.axes[0].ds == plan_impl::sgn(p.elem_size)) {
+    p.kind = PlanKind::fill;
+  } else if (plan_impl::choose_transpose_groups(p)) {
+    p.kind = PlanKind::transpose;
+  } else {
+    p.kind = PlanKind::strided;
+  }
+  return p;
+}
+
+}  // namespace strided::detail

@@ -1,0 +1,61 @@
+// Transpose micro-kernels: the interface shared by every ISA level, and the portable scalar twin
+// that the SIMD kernels are tested against.
+//
+// A micro-kernel transposes one W x W tile. Source row r (r < W) holds W contiguous elements at
+// `src + src_rows[r]`; they go to column r of the destination, whose row c holds W contiguous
+// elements at `dst + dst_rows[c]`. Row offsets come from tables rather than one leading dimension
+// so that a "row" may step over several merged axes (high-rank permutes). Pointers may be
+// misaligned: kernels use unaligned loads and stores only.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+
+namespace strided::detail::simd {
+
+using TileFn = void (*)(const std::byte* src, const std::ptrdiff_t* src_rows, std::byte* dst,
+                        const std::ptrdiff_t* dst_rows, std::size_t elem_size);
+
+struct TileKernel {
+  TileFn fn = nullptr;
+  std::size_t w = 0;  // tile edge in elements
+};
+
+template <std::size_t ES, std::size_t W>
+void transpose_tile_scalar(const std::byte* src, const std::ptrdiff_t* src_rows, std::byte* dst,
+                           const std::ptrdiff_t* dst_rows, std::size_t /*elem_size*/) {
+  for (std::size_t c = 0; c < W; ++c) {
+    std::byte* out = dst + dst_rows[c];
+    for (std::size_t r = 0; r < W; ++r) std::memcpy(out + r * ES, src + src_rows[r] + c * ES, ES);
+  }
+}
+
+/// Any element size (3, 12, 32, ...): one memcpy per element, still cache-blocked by the caller.
+template <std::size_t W>
+void transpose_tile_generic(const std::byte* src, const std::ptrdiff_t* src_rows, std::byte* dst,
+                            const std::ptrdiff_t* dst_rows, std::size_t es) {
+  for (std::size_t c = 0; c < W; ++c) {
+    std::byte* out = dst + dst_rows[c];
+    for (std::size_t r = 0; r < W; ++r) std::memcpy(out + r * es, src + src_rows[r] + c * es, es);
+  }
+}
+
+/// The scalar kernel for an element size.
+inline TileKernel scalar_tile_kernel(std::size_t es) noexcept {
+  switch (es) {
+    case 1:
+      return {&transpose_tile_scalar<1, 16>, 16};
+    case 2:
+      return {&transpose_tile_scalar<2, 16>, 16};
+    case 4:
+      return {&transpose_tile_scalar<4, 8>, 8};
+    case 8:
+      return {&transpose_tile_scalar<8, 8>, 8};
+    case 16:
+      return {&transpose_tile_scalar<16, 4>, 4};
+    default:
+      return {&transpose_tile_generic<4>, 4};
+  }
+}
+
+}  // namespace strided::detail::simd
