@@ -40,6 +40,7 @@ constexpr std::optional<Reach> checked_reach(std::span<const std::size_t> shape,
   Reach r;
   for (std::size_t k = 0; k < shape.size(); ++k) {
     if (shape[k] == 0) return Reach{};
+    if (strides[k] == 0) continue;  // a broadcast axis of any size reaches nothing new
     std::ptrdiff_t last = 0;
     if (shape[k] - 1 > static_cast<std::size_t>(max_index)) return std::nullopt;
     if (__builtin_mul_overflow(static_cast<std::ptrdiff_t>(shape[k] - 1), strides[k], &last))
@@ -63,6 +64,40 @@ constexpr std::optional<Strides> row_major_strides(const Shape& shape) {
       return std::nullopt;
   }
   return strides;
+}
+
+}  // namespace detail
+
+/// A reshape (or unflatten) size to infer from the element count; at most one per shape, e.g.
+/// `reshape({2, strided::infer})`. (A size of SIZE_MAX cannot otherwise occur in a valid shape
+/// with elements.)
+inline constexpr std::size_t infer = static_cast<std::size_t>(-1);
+
+namespace detail {
+
+/// `shape` with its `infer` entry (if any) replaced by the size that makes the product `numel`.
+/// A second `infer`, or other sizes multiplying to 0, is invalid_argument; a product that does
+/// not divide `numel` is element_count_mismatch (reported with the nearest shape).
+constexpr Result<Shape> resolve_infer(const Shape& shape, std::size_t numel, const char* op) {
+  std::size_t inferred = shape.size(), others = 1;
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] != infer) {
+      if (__builtin_mul_overflow(others, shape[k], &others))
+        return ShapeError::size_overflow(op, shape);
+      continue;
+    }
+    if (inferred != shape.size())
+      return ShapeError::invalid_argument(op, "only one axis size can be inferred");
+    inferred = k;
+  }
+  if (inferred == shape.size()) return shape;
+  if (others == 0)
+    return ShapeError::invalid_argument(op,
+                                        "cannot infer an axis when the other sizes multiply to 0");
+  Shape out = shape;
+  out[inferred] = numel / others;
+  if (numel % others != 0) return ShapeError::element_count_mismatch(op, out, numel);
+  return out;
 }
 
 }  // namespace detail
@@ -197,7 +232,11 @@ class Layout {
 
   /// The same elements under a new shape, without copying: possible when every run of old axes
   /// merged into one new axis is stride-compatible (NumPy's no-copy reshape, PyTorch's view()).
-  constexpr Result<Layout> reshape(const Shape& new_shape) const {
+  /// One size may be `infer`.
+  constexpr Result<Layout> reshape(const Shape& requested) const {
+    auto resolved = detail::resolve_infer(requested, numel(), "reshape");
+    if (!resolved) return std::move(resolved).error();
+    const Shape& new_shape = *resolved;
     if (new_shape.size() > max_rank) return ShapeError::rank_too_large("reshape", new_shape.size());
     const auto n = detail::checked_numel(new_shape);
     if (!n) return ShapeError::size_overflow("reshape", new_shape);

@@ -19,8 +19,10 @@
 #include "strided/element.hpp"
 #include "strided/error.hpp"
 #include "strided/layout.hpp"
+#include "strided/layout_views.hpp"
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
+#include "strided/values.hpp"
 
 namespace strided {
 
@@ -201,6 +203,74 @@ class Tensor {
     return std::pair<Tensor, Tensor>(std::move(*a), std::move(*b));
   }
 
+  // ----- extended views (zero-copy; algebra in layout_views.hpp) -------------------------------
+
+  /// Python's `t[start:stop:step]` along `dim`: negative bounds count from the end, bounds clamp,
+  /// a negative step walks backwards, `strided::end` is an omitted bound; step 0 is
+  /// invalid_argument.
+  Result<Tensor> slice(std::size_t dim, std::ptrdiff_t start, std::ptrdiff_t stop = strided::end,
+                       std::ptrdiff_t step = 1) const {
+    return view(layout_ops::slice(layout_, dim, start, stop, step));
+  }
+  /// Reverses axis `dim` (a negative stride; no copy).
+  Result<Tensor> flip(std::size_t dim) const { return view(layout_ops::flip(layout_, dim)); }
+  /// Reverses each axis in `dims`.
+  Result<Tensor> flip(const Shape& dims) const { return view(layout_ops::flip(layout_, dims)); }
+  /// Removes every axis of size 1.
+  Result<Tensor> squeeze() const { return view(layout_ops::squeeze(layout_)); }
+  /// Removes axis `dim`; invalid_argument unless its size is 1.
+  Result<Tensor> squeeze(std::size_t dim) const { return view(layout_ops::squeeze(layout_, dim)); }
+  /// Inserts an axis of size 1 at position `dim` (0 <= dim <= rank).
+  Result<Tensor> unsqueeze(std::size_t dim) const {
+    return view(layout_ops::unsqueeze(layout_, dim));
+  }
+  /// The sub-tensor at `index` along `dim`, without that axis.
+  Result<Tensor> select(std::size_t dim, std::size_t index) const {
+    return view(layout_ops::select(layout_, dim, index));
+  }
+  /// Merges axes first..last (inclusive) into one; non_contiguous_reshape when no view exists.
+  Result<Tensor> flatten(std::size_t first, std::size_t last) const {
+    return view(layout_ops::flatten(layout_, first, last));
+  }
+  /// All axes merged into one (a rank-0 tensor gives shape [1]).
+  Result<Tensor> flatten() const { return flatten(0, rank() == 0 ? 0 : rank() - 1); }
+  /// Splits axis `dim` into `sizes` (one may be `strided::infer`).
+  Result<Tensor> unflatten(std::size_t dim, const Shape& sizes) const {
+    return view(layout_ops::unflatten(layout_, dim, sizes));
+  }
+  /// Moves axis `src` to position `dst`.
+  Result<Tensor> movedim(std::size_t src, std::size_t dst) const {
+    return view(layout_ops::movedim(layout_, src, dst));
+  }
+  /// The diagonal of axes d0, d1 (shifted by `offset`) as a new last axis.
+  Result<Tensor> diagonal(std::ptrdiff_t offset = 0, std::size_t d0 = 0, std::size_t d1 = 1) const {
+    return view(layout_ops::diagonal(layout_, offset, d0, d1));
+  }
+  /// Pieces of `size` along `dim` (the last may be shorter).
+  Result<std::vector<Tensor>> split(std::size_t dim, std::size_t size) const {
+    return views(layout_ops::split(layout_, dim, size));
+  }
+  /// At most `n` equal pieces along `dim` (PyTorch's chunk).
+  Result<std::vector<Tensor>> chunk(std::size_t dim, std::size_t n) const {
+    return views(layout_ops::chunk(layout_, dim, n));
+  }
+  /// Every index of `dim` selected in turn.
+  Result<std::vector<Tensor>> unbind(std::size_t dim) const {
+    return views(layout_ops::unbind(layout_, dim));
+  }
+  /// Any layout over this tensor's buffer (offset counted from the buffer start, like offset()).
+  /// Checked: overflow is size_overflow, reaching outside the buffer storage_out_of_bounds.
+  Result<Tensor> as_strided(const Shape& shape, const Strides& strides, std::size_t offset) const {
+    auto layout = Layout::from_parts(shape, strides, offset, "as_strided");
+    if (!layout) return std::move(layout).error();
+    if (auto fits = layout->check_storage(len_, "as_strided"); !fits) return fits.error();
+    return Tensor(data_, len_, std::move(*layout));
+  }
+
+  /// The elements in row-major order as a random-access range of values (no copy of the buffer;
+  /// the range shares it, so it may outlive the tensor).
+  Values<T> values() const { return Values<T>(data_, layout_); }
+
   // ----- materialisation ----------------------------------------------------------------------
 
   /// `*this` when contiguous (same buffer), else a new row-major copy. Throws std::bad_alloc.
@@ -243,6 +313,14 @@ class Tensor {
   Result<Tensor> view(Result<Layout> layout) const {
     if (!layout) return std::move(layout).error();
     return Tensor(data_, len_, std::move(*layout));
+  }
+
+  Result<std::vector<Tensor>> views(Result<std::vector<Layout>> layouts) const {
+    if (!layouts) return std::move(layouts).error();
+    std::vector<Tensor> out;
+    out.reserve(layouts->size());
+    for (Layout& layout : *layouts) out.push_back(Tensor(data_, len_, std::move(layout)));
+    return out;
   }
 
   // The buffer of a tensor this class just allocated, before anyone else can see it.
