@@ -1,0 +1,202 @@
+// NumPy .npy files: load_npy<T> / save_npy and their in-memory forms. Format versions 1.0, 2.0
+// and 3.0, little-endian, every built-in element type NumPy has (bf16 has no NumPy dtype).
+// Fortran-order files load as a zero-copy transposed view. Needs only the standard library.
+//
+//   parse_npy_header(bytes)         the header alone (declared in detail/io/npy_header.hpp)
+//   load_npy<T>(path)               whole file read into one aligned buffer, tensor aliases it
+//   load_npy_bytes<T>(bytes)        copies the data out of caller-owned bytes
+//   save_npy(path, t [, options])   writes row-major data, version 1.0 unless asked otherwise
+//   save_npy_bytes(t [, options])   the same bytes, in memory
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "strided/detail/buffer.hpp"
+#include "strided/detail/io/file.hpp"
+#include "strided/detail/io/npy_header.hpp"
+#include "strided/element.hpp"
+#include "strided/io/error.hpp"
+#include "strided/layout.hpp"
+#include "strided/result.hpp"
+#include "strided/tensor.hpp"
+
+namespace strided {
+
+/// The .npy descr of `T`, or an empty view when NumPy has no such dtype (bf16, user types).
+template <class T>
+constexpr std::string_view npy_descr() noexcept {
+  if constexpr (std::is_same_v<T, bool>)
+    return "|b1";
+  else if constexpr (std::is_same_v<T, std::int8_t>)
+    return "|i1";
+  else if constexpr (std::is_same_v<T, std::uint8_t>)
+    return "|u1";
+  else if constexpr (std::is_same_v<T, std::int16_t>)
+    return "<i2";
+  else if constexpr (std::is_same_v<T, std::uint16_t>)
+    return "<u2";
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return "<i4";
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return "<u4";
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return "<i8";
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    return "<u8";
+  else if constexpr (std::is_same_v<T, f16>)
+    return "<f2";
+  else if constexpr (std::is_same_v<T, float>)
+    return "<f4";
+  else if constexpr (std::is_same_v<T, double>)
+    return "<f8";
+  else
+    return {};
+}
+
+/// How save_npy writes. `version` 0 picks 1.0, or 2.0 when the header needs more than 64 KiB.
+struct NpySaveOptions {
+  int version = 0;
+};
+
+namespace detail {
+
+template <class T>
+Result<void, IoError> check_npy_dtype(const NpyHeader& h, const char* op,
+                                      const std::string& source) {
+  constexpr std::string_view want = npy_descr<T>();
+  if constexpr (want.empty()) {
+    return IoError(IoErrorKind::unsupported_dtype, op, source,
+                   std::string("element type ") + std::string(element_traits<T>::name) +
+                       " has no NumPy dtype");
+  } else {
+    const NpyDtype expected{want[1], sizeof(T)};
+    if (h.dtype != expected)
+      return IoError(IoErrorKind::dtype_mismatch, op, source,
+                     "the file holds descr '" + h.descr + "', not " +
+                         std::string(element_traits<T>::name) + " ('" + std::string(want) + "')");
+    return {};
+  }
+}
+
+/// The layout of the data: row-major, or for Fortran order the reversed shape laid out
+/// row-major and then permuted back (a zero-copy transposed view).
+inline Result<Layout> npy_layout(const NpyHeader& h, std::size_t offset) {
+  if (!h.fortran_order) return Layout::contiguous(h.shape, offset);
+  const std::size_t rank = h.shape.size();
+  Shape reversed(rank, 0), perm(rank, 0);
+  for (std::size_t k = 0; k < rank; ++k) {
+    reversed[k] = h.shape[rank - 1 - k];
+    perm[k] = rank - 1 - k;
+  }
+  auto layout = Layout::contiguous(reversed, offset);
+  if (!layout) return layout;
+  return layout->permute(perm);
+}
+
+/// Builds the tensor from a whole .npy image. Aliases `file` when `may_alias` and the data is
+/// aligned for T; otherwise copies the data into a fresh aligned buffer.
+template <Element T>
+Result<Tensor<T>, IoError> npy_tensor(const SharedBytes& file, bool may_alias, const char* op,
+                                      const std::string& source) {
+  auto header = parse_npy_header(file.span(), source);
+  if (!header) return header.error();
+  if (auto ok = check_npy_dtype<T>(*header, op, source); !ok) return ok.error();
+  const std::size_t available = file.size - header->data_offset;
+  if (available < header->data_bytes)
+    return IoError(IoErrorKind::truncated, op, source,
+                   "shape " + dims_string(header->shape) + " of '" + header->descr + "' needs " +
+                       std::to_string(header->data_bytes) + " data bytes, the file has " +
+                       std::to_string(available));
+  if (available > header->data_bytes)
+    return IoError(IoErrorKind::size_mismatch, op, source,
+                   std::to_string(available - header->data_bytes) +
+                       " bytes follow the data of shape " + dims_string(header->shape));
+  const std::byte* data = file.data.get() + header->data_offset;
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!valid_bool_bytes({data, header->data_bytes}))
+      return IoError(IoErrorKind::invalid_value, op, source, "a bool byte is neither 0 nor 1");
+  }
+  const std::size_t numel = header->data_bytes / sizeof(T);
+  std::shared_ptr<const T> buffer;
+  if (may_alias && reinterpret_cast<std::uintptr_t>(data) % alignof(T) == 0) {
+    buffer = std::shared_ptr<const T>(file.data, reinterpret_cast<const T*>(data));
+  } else {
+    std::shared_ptr<T> fresh = try_allocate_buffer<T>(numel);
+    if (fresh == nullptr)
+      return IoError::from_shape(ShapeError::allocation_failed(op, numel), op, source);
+    if (numel != 0) std::memcpy(fresh.get(), data, header->data_bytes);
+    buffer = std::move(fresh);
+  }
+  auto layout = npy_layout(*header, 0);
+  if (!layout) return IoError::from_shape(layout.error().in(op), op, source);
+  auto tensor = Tensor<T>::from_shared(std::move(buffer), numel, std::move(*layout));
+  if (!tensor) return IoError::from_shape(tensor.error().in(op), op, source);
+  return std::move(*tensor);
+}
+
+template <Element T>
+Result<std::vector<std::byte>, IoError> npy_header_for(const Tensor<T>& t, NpySaveOptions options,
+                                                       const std::string& source) {
+  constexpr std::string_view descr = npy_descr<T>();
+  if constexpr (descr.empty()) {
+    return IoError(IoErrorKind::unsupported_dtype, "save_npy", source,
+                   std::string("element type ") + std::string(element_traits<T>::name) +
+                       " has no NumPy dtype");
+  } else {
+    return make_npy_header(descr, t.shape(), options.version, source);
+  }
+}
+
+}  // namespace detail
+
+/// Loads a .npy file as a Tensor<T>; T must match the file's dtype exactly (no conversion).
+/// The file is read into one 64-byte aligned buffer that the tensor aliases.
+template <Element T>
+Result<Tensor<T>, IoError> load_npy(const std::string& path) {
+  auto file = detail::read_file(path, "load_npy");
+  if (!file) return file.error();
+  return detail::npy_tensor<T>(*file, true, "load_npy", path);
+}
+
+/// Loads a .npy image held in memory; the data is copied (the caller keeps its bytes).
+template <Element T>
+Result<Tensor<T>, IoError> load_npy_bytes(std::span<const std::byte> bytes) {
+  // A non-owning view: npy_tensor copies because may_alias is false.
+  const detail::SharedBytes view{
+      std::shared_ptr<const std::byte>(std::shared_ptr<void>(), bytes.data()), bytes.size()};
+  return detail::npy_tensor<T>(view, false, "load_npy_bytes", "<memory>");
+}
+
+/// The .npy image of `t` (row-major data, C order), in memory.
+template <Element T>
+Result<std::vector<std::byte>, IoError> save_npy_bytes(const Tensor<T>& t,
+                                                       NpySaveOptions options = {}) {
+  auto out = detail::npy_header_for(t, options, "<memory>");
+  if (!out) return out;
+  const HostSlice<T> values = t.host_slice();
+  const auto* p = reinterpret_cast<const std::byte*>(values.data());
+  out->insert(out->end(), p, p + values.size() * sizeof(T));
+  return out;
+}
+
+/// Writes `t` as a .npy file (row-major data, C order), replacing `path`.
+template <Element T>
+Result<void, IoError> save_npy(const std::string& path, const Tensor<T>& t,
+                               NpySaveOptions options = {}) {
+  auto header = detail::npy_header_for(t, options, path);
+  if (!header) return header.error();
+  const HostSlice<T> values = t.host_slice();
+  const std::span<const std::byte> parts[] = {
+      std::span<const std::byte>(*header),
+      std::as_bytes(std::span<const T>(values.data(), values.size()))};
+  return detail::write_file(path, parts, "save_npy");
+}
+
+}  // namespace strided
