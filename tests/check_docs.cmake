@@ -1,0 +1,102 @@
+# cmake -P script: keeps the documentation's code honest.
+#   -DMODE=snippets -DROOT=<source dir>
+#       In README.md and docs/*.md, a line `<!-- snippet: <path> -->` must be followed by a fenced
+#       code block whose text occurs verbatim in <path> (relative to the source dir).
+#   -DMODE=output -DROOT=<source dir> -DPROGRAM=<exe> -DMARKER=<name>
+#       The fenced block after `<!-- <name> -->` in README.md must equal what <exe> prints.
+cmake_minimum_required(VERSION 3.20)
+
+# Sets <out> to the fenced code block that follows line <marker_index> in the list <lines>.
+function(block_after lines_var marker_index out)
+  set(_in OFF)
+  set(_text "")
+  list(LENGTH ${lines_var} _n)
+  math(EXPR _i "${marker_index} + 1")
+  while(_i LESS _n)
+    list(GET ${lines_var} ${_i} _line)
+    if(_line MATCHES "^```")
+      if(_in)
+        break()
+      endif()
+      set(_in ON)
+    elseif(_in)
+      string(APPEND _text "${_line}\n")
+    endif()
+    math(EXPR _i "${_i} + 1")
+  endwhile()
+  set(${out}
+      "${_text}"
+      PARENT_SCOPE)
+endfunction()
+
+function(read_lines file out)
+  file(READ "${file}" _content)
+  # Keep ';' and '[' ']' from being list syntax.
+  string(REPLACE ";" "<SEMI>" _content "${_content}")
+  string(REPLACE "[" "<LB>" _content "${_content}")
+  string(REPLACE "]" "<RB>" _content "${_content}")
+  string(REPLACE "\n" ";" _lines "${_content}")
+  set(${out}
+      "${_lines}"
+      PARENT_SCOPE)
+endfunction()
+
+function(unescape var)
+  string(REPLACE "<SEMI>" ";" _v "${${var}}")
+  string(REPLACE "<LB>" "[" _v "${_v}")
+  string(REPLACE "<RB>" "]" _v "${_v}")
+  set(${var}
+      "${_v}"
+      PARENT_SCOPE)
+endfunction()
+
+set(_errors 0)
+if(MODE STREQUAL "snippets")
+  file(GLOB _docs "${ROOT}/README.md" "${ROOT}/docs/*.md")
+  set(_checked 0)
+  foreach(_doc IN LISTS _docs)
+    read_lines("${_doc}" _lines)
+    set(_index 0)
+    foreach(_line IN LISTS _lines)
+      if(_line MATCHES "^<!-- snippet: ([^ ]+) -->$")
+        set(_src "${CMAKE_MATCH_1}")
+        block_after(_lines ${_index} _block)
+        unescape(_block)
+        file(READ "${ROOT}/${_src}" _source)
+        string(FIND "${_source}" "${_block}" _pos)
+        math(EXPR _checked "${_checked} + 1")
+        if(_pos EQUAL -1 OR _block STREQUAL "")
+          message(SEND_ERROR "${_doc}: the snippet marked ${_src} is not verbatim in that file")
+          math(EXPR _errors "${_errors} + 1")
+        endif()
+      endif()
+      math(EXPR _index "${_index} + 1")
+    endforeach()
+  endforeach()
+  message(STATUS "check_docs: ${_checked} snippets checked")
+  if(_checked EQUAL 0)
+    message(FATAL_ERROR "check_docs: no snippet markers found")
+  endif()
+elseif(MODE STREQUAL "output")
+  execute_process(COMMAND "${PROGRAM}" OUTPUT_VARIABLE _actual RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "${PROGRAM} exited with ${_rc}")
+  endif()
+  read_lines("${ROOT}/README.md" _lines)
+  list(FIND _lines "<!-- ${MARKER} -->" _index)
+  if(_index EQUAL -1)
+    message(FATAL_ERROR "README.md has no <!-- ${MARKER} --> marker")
+  endif()
+  block_after(_lines ${_index} _expected)
+  unescape(_expected)
+  if(NOT _actual STREQUAL _expected)
+    message(SEND_ERROR "README.md's output after <!-- ${MARKER} --> is stale. The program prints:\n"
+                       "${_actual}\nREADME.md shows:\n${_expected}")
+    math(EXPR _errors "${_errors} + 1")
+  endif()
+else()
+  message(FATAL_ERROR "check_docs.cmake: unknown MODE '${MODE}'")
+endif()
+if(_errors GREATER 0)
+  message(FATAL_ERROR "check_docs: ${_errors} error(s)")
+endif()
