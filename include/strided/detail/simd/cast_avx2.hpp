@@ -1,0 +1,277 @@
+// AVX2 + F16C cast kernels. Each `run` overload is bit-identical to detail::cast_value (design §5)
+// under the default floating-point environment; tests compare them exhaustively or on edge tables.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "strided/detail/simd/isa.hpp"
+#include "strided/half.hpp"
+
+#if STRIDED_X86
+#include <immintrin.h>
+
+namespace strided::detail::cast_avx2 {
+
+#define STRIDED_CAST_AVX2 [[gnu::target("avx2,fma,f16c"), gnu::always_inline]] inline
+
+/// Outputs at least this large are written with non-temporal stores: they would evict the whole
+/// cache anyway, and streaming saves the read-for-ownership of every destination line.
+inline constexpr std::size_t stream_threshold_bytes = std::size_t{8} << 20;
+
+template <bool Stream>
+STRIDED_CAST_AVX2 void store(void* p, __m128i v) {
+  if constexpr (Stream)
+    _mm_stream_si128(static_cast<__m128i*>(p), v);
+  else
+    _mm_storeu_si128(static_cast<__m128i*>(p), v);
+}
+template <bool Stream>
+STRIDED_CAST_AVX2 void store(void* p, __m256i v) {
+  if constexpr (Stream)
+    _mm256_stream_si256(static_cast<__m256i*>(p), v);
+  else
+    _mm256_storeu_si256(static_cast<__m256i*>(p), v);
+}
+STRIDED_CAST_AVX2 __m256 load8(const float* p) { return _mm256_loadu_ps(p); }
+STRIDED_CAST_AVX2 __m256i load8i(const void* p) {
+  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+}
+STRIDED_CAST_AVX2 __m128i load16b(const void* p) {
+  return _mm_loadu_si128(static_cast<const __m128i*>(p));
+}
+
+// Each kernel converts `step` elements per block; `block<Stream>` loads, converts and stores.
+
+struct F32ToF16 {
+  using Src = float;
+  using Dst = f16;
+  static constexpr std::size_t step = 16;
+  template <bool Stream>
+  STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
+    const __m128i a = _mm256_cvtps_ph(load8(s), _MM_FROUND_TO_NEAREST_INT);
+    const __m128i b = _mm256_cvtps_ph(load8(s + 8), _MM_FROUND_TO_NEAREST_INT);
+    store<Stream>(d, _mm256_set_m128i(b, a));
+  }
+};
+
+struct F16ToF32 {
+  using Src = f16;
+  using Dst = float;
+  static constexpr std::size_t step = 8;
+  template <bool Stream>
+  STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
+    store<Stream>(d, _mm256_castps_si256(_mm256_cvtph_ps(load16b(s))));
+  }
+};
+
+/// Round to nearest even on the bit pattern: add 0x7fff plus the lowest kept bit, keep the top
+/// half. NaNs instead keep their top half with the quiet bit set. Returns 8 values in 32-bit lanes.
+STRIDED_CAST_AVX2 __m256i bf16_round8(__m256i x) {
+  const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
+  const __m256i rounded =
+      _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), lsb), 16);
+  const __m256i magnitude = _mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff));
+  const __m256i is_nan = _mm256_cmpgt_epi32(magnitude, _mm256_set1_epi32(0x7f800000));
+  const __m256i quiet = _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x0040));
+  return _mm256_blendv_epi8(rounded, quiet, is_nan);
+}
+
+struct F32ToBf16 {
+  using Src = float;
+  using Dst = bf16;
+  static constexpr std::size_t step = 16;
+  template <bool Stream>
+  STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
+    const __m256i a = bf16_round8(load8i(s));
+    const __m256i b = bf16_round8(load8i(s + 8));
+    // packus works within 128-bit lanes: a0-3 b0-3 a4-7 b4-7, then reorder the 64-bit quarters.
+    const __m256i packed = _mm256_packus_epi32(a, b);
+    store<Stream>(d, _mm256_permute4x64_epi64(packed, 0xD8));
+  }
+};
+
+/// bf16 → f32 is a shift; a NaN is then quieted, as every float → float cast does.
+STRIDED_CAST_AVX2 __m256i bf16_widen8(__m128i h) {
+  const __m256i x = _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16);
+  const __m256i magnitude = _mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff));
+  const __m256i is_nan = _mm256_cmpgt_epi32(magnitude, _mm256_set1_epi32(0x7f800000));
+  return _mm256_or_si256(x, _mm256_and_si256(is_nan, _mm256_set1_epi32(0x00400000)));
+}
+
+struct Bf16ToF32 {
+  using Src = bf16;
+  using Dst = float;
+  static constexpr std::size_t step = 16;
+  template <bool Stream>
+  STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
+    const __m256i h = load8i(s);
+    store<Stream>(d, bf16_widen8(_mm256_castsi256_si128(h)));
+    store<Stream>(d + 8, bf16_widen8(_mm256_extracti128_si256(h, 1)));
+  }
+};
+
+struct F32ToF64 {
+  using Src = float;
+  using Dst = double;
+  static constexpr std::size_t step = 8;
+  template <bool Stream>
+  STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
+    store<Stream>(d, _mm256_castpd_si256(_mm256_cvtps_pd(_mm_loadu_ps(s))));
+    store<Stream>(d + 4, _mm256_castpd_si256(_mm256_cvtps_pd(_mm_loadu_ps(s + 4))));
+  }
+};
+
+struct F64ToF32 {
+  using Src = double;
+  using Dst = float;
+  static constexpr std::size_t step = 8;
+  template <bool Stream>
+  STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
+    const __m128 a = _mm256_cvtpd_ps(_mm256_loadu_pd(s));
+    const __m128 b = _mm256_cvtpd_ps(_mm256_loadu_pd(s + 4));
+    store<Stream>(d, _mm256_castps_si256(_mm256_set_m128(b, a)));
+  }
+};
+
+/// f32 → i32, truncating; NaN → 0; >= 2^31 → INT32_MAX (cvtt gives INT32_MIN for both, and for
+/// values <= -2^31, which is already the saturated answer).
+STRIDED_CAST_AVX2 __m256i trunc_sat_i32(__m256 v) {
+  const __m256i t = _mm256_cvttps_epi32(v);
+  const __m256i too_big =
+      _mm256_castps_si256(_mm256_cmp_ps(v, _mm256_set1_ps(0x1p31f), _CMP_GE_OQ));
+  const __m256i ordered = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_ORD_Q));
+  return _mm256_and_si256(_mm256_xor_si256(t, too_big), ordered);  // INT32_MIN ^ ~0 = INT32_MAX
+}
+
+/// f32 → integer in [lo, hi] (|lo|, |hi| < 2^24), truncating; NaN → 0. Clamping first keeps cvtt
+/// in range; max_ps returns its second operand for a NaN, and the NaN lanes are zeroed after.
+STRIDED_CAST_AVX2 __m256i trunc_clamp(__m256 v, float lo, float hi) {
+  const __m256 c = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(lo)), _mm256_set1_ps(hi));
+  const __m256i ordered = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_ORD_Q));
+  return _mm256_and_si256(_mm256_cvttps_epi32(c), ordered);
+}
+
+struct F32ToI32 {
+  using Src = float;
+  using Dst = std::int32_t;
+  static constexpr std::size_t step = 8;
+  template <bool Stream>
+  STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
+    store<Stream>(d, trunc_sat_i32(load8(s)));
+  }
+};
+
+/// Packs 4 × 8 lanes of 32-bit values (already in range) into 32 bytes, in order.
+template <bool Signed>
+STRIDED_CAST_AVX2 __m256i pack32x4(__m256i a, __m256i b, __m256i c, __m256i d) {
+  const __m256i ab = _mm256_packs_epi32(a, b);  // a0-3 b0-3 | a4-7 b4-7
+  const __m256i cd = _mm256_packs_epi32(c, d);
+  const __m256i bytes = Signed ? _mm256_packs_epi16(ab, cd) : _mm256_packus_epi16(ab, cd);
+  // bytes: a0-3 b0-3 c0-3 d0-3 | a4-7 b4-7 c4-7 d4-7 (dwords) → a b c d order.
+  return _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+template <class Int, bool Signed>
+struct F32ToByte {
+  using Src = float;
+  using Dst = Int;
+  static constexpr std::size_t step = 32;
+  template <bool Stream>
+  STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
+    constexpr float lo = Signed ? -128.0f : 0.0f;
+    constexpr float hi = Signed ? 127.0f : 255.0f;
+    store<Stream>(d, pack32x4<Signed>(
+                         trunc_clamp(load8(s), lo, hi), trunc_clamp(load8(s + 8), lo, hi),
+                         trunc_clamp(load8(s + 16), lo, hi), trunc_clamp(load8(s + 24), lo, hi)));
+  }
+};
+
+template <class Int, bool Signed>
+struct ByteToF32 {
+  using Src = Int;
+  using Dst = float;
+  static constexpr std::size_t step = 16;
+  template <bool Stream>
+  STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
+    const __m128i bytes = load16b(s);
+    const __m256i lo = Signed ? _mm256_cvtepi8_epi32(bytes) : _mm256_cvtepu8_epi32(bytes);
+    const __m128i high8 = _mm_unpackhi_epi64(bytes, bytes);
+    const __m256i hi = Signed ? _mm256_cvtepi8_epi32(high8) : _mm256_cvtepu8_epi32(high8);
+    store<Stream>(d, _mm256_castps_si256(_mm256_cvtepi32_ps(lo)));
+    store<Stream>(d + 8, _mm256_castps_si256(_mm256_cvtepi32_ps(hi)));
+  }
+};
+
+struct I32ToF32 {
+  using Src = std::int32_t;
+  using Dst = float;
+  static constexpr std::size_t step = 8;
+  template <bool Stream>
+  STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
+    store<Stream>(d, _mm256_castps_si256(_mm256_cvtepi32_ps(load8i(s))));
+  }
+};
+
+#undef STRIDED_CAST_AVX2
+
+/// Converts the last `count` (< step) elements through a zero-padded block on the stack.
+template <class K>
+[[gnu::target("avx2,fma,f16c")]] void partial_block(const typename K::Src* s, typename K::Dst* d,
+                                                    std::size_t count) noexcept {
+  typename K::Src in[K::step] = {};
+  typename K::Dst out[K::step];
+  std::memcpy(static_cast<void*>(in), s, count * sizeof(*s));  // f16 is not "trivial" to GCC
+  K::template block<false>(in, out);
+  std::memcpy(static_cast<void*>(d), out, count * sizeof(*d));
+}
+
+/// Runs kernel K over n elements: full blocks (streamed when the output is large), then the
+/// remainder through partial_block.
+template <class K>
+[[gnu::target("avx2,fma,f16c")]] void drive(const typename K::Src* s, typename K::Dst* d,
+                                            std::size_t n) noexcept {
+  constexpr std::size_t step = K::step;
+  std::size_t i = 0;
+  const auto address = reinterpret_cast<std::uintptr_t>(d);
+  if (n * sizeof(*d) >= stream_threshold_bytes && address % sizeof(*d) == 0) {
+    // Unaligned head up to a 32-byte boundary, then aligned streaming stores.
+    const std::size_t head = ((32 - address % 32) % 32) / sizeof(*d);
+    for (; i + step <= head; i += step) K::template block<false>(s + i, d + i);
+    if (i < head) partial_block<K>(s + i, d + i, head - i);
+    for (i = head; i + step <= n; i += step) K::template block<true>(s + i, d + i);
+    _mm_sfence();
+  }
+  for (; i + step <= n; i += step) K::template block<false>(s + i, d + i);
+  if (i < n) partial_block<K>(s + i, d + i, n - i);
+}
+
+inline void run(const float* s, f16* d, std::size_t n) noexcept { drive<F32ToF16>(s, d, n); }
+inline void run(const f16* s, float* d, std::size_t n) noexcept { drive<F16ToF32>(s, d, n); }
+inline void run(const float* s, bf16* d, std::size_t n) noexcept { drive<F32ToBf16>(s, d, n); }
+inline void run(const bf16* s, float* d, std::size_t n) noexcept { drive<Bf16ToF32>(s, d, n); }
+inline void run(const float* s, double* d, std::size_t n) noexcept { drive<F32ToF64>(s, d, n); }
+inline void run(const double* s, float* d, std::size_t n) noexcept { drive<F64ToF32>(s, d, n); }
+inline void run(const float* s, std::int32_t* d, std::size_t n) noexcept {
+  drive<F32ToI32>(s, d, n);
+}
+inline void run(const float* s, std::int8_t* d, std::size_t n) noexcept {
+  drive<F32ToByte<std::int8_t, true>>(s, d, n);
+}
+inline void run(const float* s, std::uint8_t* d, std::size_t n) noexcept {
+  drive<F32ToByte<std::uint8_t, false>>(s, d, n);
+}
+inline void run(const std::int8_t* s, float* d, std::size_t n) noexcept {
+  drive<ByteToF32<std::int8_t, true>>(s, d, n);
+}
+inline void run(const std::uint8_t* s, float* d, std::size_t n) noexcept {
+  drive<ByteToF32<std::uint8_t, false>>(s, d, n);
+}
+inline void run(const std::int32_t* s, float* d, std::size_t n) noexcept {
+  drive<I32ToF32>(s, d, n);
+}
+
+}  // namespace strided::detail::cast_avx2
+
+#endif  // STRIDED_X86

@@ -1,0 +1,304 @@
+// AVX-512 (F/BW/DQ/VL, and BF16 where present) cast kernels. Each `run` overload is bit-identical
+// to detail::cast_value (design §5) under the default floating-point environment.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "strided/detail/simd/isa.hpp"
+#include "strided/half.hpp"
+
+#if STRIDED_X86
+#include <immintrin.h>
+
+// GCC 12.2's AVX-512 intrinsics read a deliberately undefined vector (PR105593: false
+// -Wuninitialized), and 512-bit vector parameters in a TU built without AVX-512 draw -Wpsabi
+// although every such function here is inlined into an AVX-512 target function.
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#endif
+
+namespace strided::detail::cast_avx512 {
+
+#define STRIDED_AVX512_TARGET "avx512f,avx512bw,avx512dq,avx512vl"
+#define STRIDED_CAST_AVX512 [[gnu::target(STRIDED_AVX512_TARGET), gnu::always_inline]] inline
+#define STRIDED_CAST_AVX512_BF16 \
+  [[gnu::target(STRIDED_AVX512_TARGET ",avx512bf16"), gnu::always_inline]] inline
+
+/// Outputs at least this large are written with non-temporal stores (see cast_avx2.hpp).
+inline constexpr std::size_t stream_threshold_bytes = std::size_t{8} << 20;
+
+template <bool Stream>
+STRIDED_CAST_AVX512 void store(void* p, __m128i v) {
+  if constexpr (Stream)
+    _mm_stream_si128(static_cast<__m128i*>(p), v);
+  else
+    _mm_storeu_si128(static_cast<__m128i*>(p), v);
+}
+template <bool Stream>
+STRIDED_CAST_AVX512 void store(void* p, __m256i v) {
+  if constexpr (Stream)
+    _mm256_stream_si256(static_cast<__m256i*>(p), v);
+  else
+    _mm256_storeu_si256(static_cast<__m256i*>(p), v);
+}
+template <bool Stream>
+STRIDED_CAST_AVX512 void store(void* p, __m512i v) {
+  if constexpr (Stream)
+    _mm512_stream_si512(static_cast<__m512i*>(p), v);
+  else
+    _mm512_storeu_si512(p, v);
+}
+STRIDED_CAST_AVX512 __m512 load16(const float* p) { return _mm512_loadu_ps(p); }
+STRIDED_CAST_AVX512 __m512i load64b(const void* p) { return _mm512_loadu_si512(p); }
+STRIDED_CAST_AVX512 __m256i load32b(const void* p) {
+  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+}
+STRIDED_CAST_AVX512 __m128i load16b(const void* p) {
+  return _mm_loadu_si128(static_cast<const __m128i*>(p));
+}
+
+struct F32ToF16 {
+  using Src = float;
+  using Dst = f16;
+  static constexpr std::size_t step = 32;
+  template <bool Stream>
+  STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
+    const __m256i a = _mm512_cvtps_ph(load16(s), _MM_FROUND_TO_NEAREST_INT);
+    const __m256i b = _mm512_cvtps_ph(load16(s + 16), _MM_FROUND_TO_NEAREST_INT);
+    store<Stream>(d, _mm512_inserti64x4(_mm512_castsi256_si512(a), b, 1));
+  }
+};
+
+struct F16ToF32 {
+  using Src = f16;
+  using Dst = float;
+  static constexpr std::size_t step = 16;
+  template <bool Stream>
+  STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
+    store<Stream>(d, _mm512_castps_si512(_mm512_cvtph_ps(load32b(s))));
+  }
+};
+
+/// Round to nearest even on the bit pattern (see cast_avx2::bf16_round8); 16 values → 16 × u16.
+STRIDED_CAST_AVX512 __m256i bf16_round16(__m512i x) {
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+  const __m512i rounded =
+      _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), lsb), 16);
+  const __m512i magnitude = _mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff));
+  const __mmask16 is_nan = _mm512_cmpgt_epu32_mask(magnitude, _mm512_set1_epi32(0x7f800000));
+  const __m512i quiet = _mm512_or_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(0x0040));
+  return _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(rounded, is_nan, quiet));
+}
+
+/// f32 → bf16 with integer rounding only (AVX-512 without the BF16 extension).
+struct F32ToBf16 {
+  using Src = float;
+  using Dst = bf16;
+  static constexpr std::size_t step = 32;
+  template <bool Stream>
+  STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
+    const __m256i a = bf16_round16(load64b(s));
+    const __m256i b = bf16_round16(load64b(s + 16));
+    store<Stream>(d, _mm512_inserti64x4(_mm512_castsi256_si512(a), b, 1));
+  }
+};
+
+/// Lanes holding a nonzero subnormal, which vcvtne(2)ps2bf16 would flush to zero.
+STRIDED_CAST_AVX512 __mmask16 subnormal_lanes(__m512i x) {
+  const __m512i magnitude = _mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff));
+  return _mm512_cmplt_epu32_mask(_mm512_sub_epi32(magnitude, _mm512_set1_epi32(1)),
+                                 _mm512_set1_epi32(0x007fffff));
+}
+
+/// f32 → bf16 with vcvtne2ps2bf16 (round to nearest even, NaN → (bits >> 16) | 0x40, as the
+/// reference), falling back to integer rounding for a block holding a subnormal input.
+struct F32ToBf16Native {
+  using Src = float;
+  using Dst = bf16;
+  static constexpr std::size_t step = 32;
+  template <bool Stream>
+  STRIDED_CAST_AVX512_BF16 static void block(const Src* s, Dst* d) {
+    const __m512i a = load64b(s);
+    const __m512i b = load64b(s + 16);
+    if ((subnormal_lanes(a) | subnormal_lanes(b)) != 0) {
+      return F32ToBf16::block<Stream>(s, d);
+    }
+    const __m512bh r = _mm512_cvtne2ps_pbh(_mm512_castsi512_ps(b), _mm512_castsi512_ps(a));
+    store<Stream>(d, (__m512i)r);  // same-size vector reinterpretation
+  }
+};
+
+struct Bf16ToF32 {
+  using Src = bf16;
+  using Dst = float;
+  static constexpr std::size_t step = 16;
+  template <bool Stream>
+  STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
+    const __m512i x = _mm512_slli_epi32(_mm512_cvtepu16_epi32(load32b(s)), 16);
+    const __m512i magnitude = _mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff));
+    const __mmask16 is_nan = _mm512_cmpgt_epu32_mask(magnitude, _mm512_set1_epi32(0x7f800000));
+    store<Stream>(d, _mm512_mask_or_epi32(x, is_nan, x, _mm512_set1_epi32(0x00400000)));
+  }
+};
+
+struct F32ToF64 {
+  using Src = float;
+  using Dst = double;
+  static constexpr std::size_t step = 16;
+  template <bool Stream>
+  STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
+    store<Stream>(d, _mm512_castpd_si512(_mm512_cvtps_pd(_mm256_loadu_ps(s))));
+    store<Stream>(d + 8, _mm512_castpd_si512(_mm512_cvtps_pd(_mm256_loadu_ps(s + 8))));
+  }
+};
+
+struct F64ToF32 {
+  using Src = double;
+  using Dst = float;
+  static constexpr std::size_t step = 16;
+  template <bool Stream>
+  STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
+    const __m256 a = _mm512_cvtpd_ps(_mm512_loadu_pd(s));
+    const __m256 b = _mm512_cvtpd_ps(_mm512_loadu_pd(s + 8));
+    store<Stream>(d, _mm512_castps_si512(_mm512_insertf32x8(_mm512_castps256_ps512(a), b, 1)));
+  }
+};
+
+struct F32ToI32 {
+  using Src = float;
+  using Dst = std::int32_t;
+  static constexpr std::size_t step = 16;
+  template <bool Stream>
+  STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
+    const __m512 v = load16(s);
+    const __mmask16 too_big = _mm512_cmp_ps_mask(v, _mm512_set1_ps(0x1p31f), _CMP_GE_OQ);
+    const __mmask16 ordered = _mm512_cmp_ps_mask(v, v, _CMP_ORD_Q);
+    __m512i t = _mm512_cvttps_epi32(v);  // INT32_MIN for NaN and out of range
+    t = _mm512_mask_mov_epi32(t, too_big, _mm512_set1_epi32(0x7fffffff));
+    store<Stream>(d, _mm512_maskz_mov_epi32(ordered, t));
+  }
+};
+
+/// f32 → 32-bit integers in [lo, hi], truncating; NaN → 0 (see cast_avx2::trunc_clamp).
+STRIDED_CAST_AVX512 __m512i trunc_clamp(__m512 v, float lo, float hi) {
+  const __m512 c = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(lo)), _mm512_set1_ps(hi));
+  return _mm512_maskz_mov_epi32(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), _mm512_cvttps_epi32(c));
+}
+
+template <class Int, bool Signed>
+struct F32ToByte {
+  using Src = float;
+  using Dst = Int;
+  static constexpr std::size_t step = 64;
+  template <bool Stream>
+  STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
+    constexpr float lo = Signed ? -128.0f : 0.0f;
+    constexpr float hi = Signed ? 127.0f : 255.0f;
+    for (int k = 0; k < 4; ++k) {  // values are in range: vpmovdb truncation is exact
+      store<Stream>(d + 16 * k, _mm512_cvtepi32_epi8(trunc_clamp(load16(s + 16 * k), lo, hi)));
+    }
+  }
+};
+
+template <class Int, bool Signed>
+struct ByteToF32 {
+  using Src = Int;
+  using Dst = float;
+  static constexpr std::size_t step = 16;
+  template <bool Stream>
+  STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
+    const __m128i bytes = load16b(s);
+    const __m512i wide = Signed ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
+    store<Stream>(d, _mm512_castps_si512(_mm512_cvtepi32_ps(wide)));
+  }
+};
+
+struct I32ToF32 {
+  using Src = std::int32_t;
+  using Dst = float;
+  static constexpr std::size_t step = 16;
+  template <bool Stream>
+  STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
+    store<Stream>(d, _mm512_castps_si512(_mm512_cvtepi32_ps(load64b(s))));
+  }
+};
+
+/// Converts the last `count` (< step) elements through a zero-padded block on the stack.
+template <class K>
+[[gnu::target(STRIDED_AVX512_TARGET ",avx512bf16")]] void partial_block(
+    const typename K::Src* s, typename K::Dst* d, std::size_t count) noexcept {
+  typename K::Src in[K::step] = {};
+  typename K::Dst out[K::step];
+  std::memcpy(static_cast<void*>(in), s, count * sizeof(*s));  // f16 is not "trivial" to GCC
+  K::template block<false>(in, out);
+  std::memcpy(static_cast<void*>(d), out, count * sizeof(*d));
+}
+
+/// Runs kernel K over n elements: full blocks (streamed when the output is large), then the
+/// remainder through partial_block. Compiled with BF16 enabled so that F32ToBf16Native inlines;
+/// only that kernel emits BF16 instructions, and it runs only when the CPU has them.
+template <class K>
+[[gnu::target(STRIDED_AVX512_TARGET ",avx512bf16")]] void drive(const typename K::Src* s,
+                                                                typename K::Dst* d,
+                                                                std::size_t n) noexcept {
+  constexpr std::size_t step = K::step;
+  std::size_t i = 0;
+  const auto address = reinterpret_cast<std::uintptr_t>(d);
+  if (n * sizeof(*d) >= stream_threshold_bytes && address % sizeof(*d) == 0) {
+    // Unaligned head up to a 64-byte boundary, then aligned streaming stores.
+    const std::size_t head = ((64 - address % 64) % 64) / sizeof(*d);
+    for (; i + step <= head; i += step) K::template block<false>(s + i, d + i);
+    if (i < head) partial_block<K>(s + i, d + i, head - i);
+    for (i = head; i + step <= n; i += step) K::template block<true>(s + i, d + i);
+    _mm_sfence();
+  }
+  for (; i + step <= n; i += step) K::template block<false>(s + i, d + i);
+  if (i < n) partial_block<K>(s + i, d + i, n - i);
+}
+
+#undef STRIDED_CAST_AVX512
+#undef STRIDED_CAST_AVX512_BF16
+#undef STRIDED_AVX512_TARGET
+
+inline void run(const float* s, f16* d, std::size_t n) noexcept { drive<F32ToF16>(s, d, n); }
+inline void run(const f16* s, float* d, std::size_t n) noexcept { drive<F16ToF32>(s, d, n); }
+inline void run(const float* s, bf16* d, std::size_t n) noexcept {
+  if (cpu_features().avx512_bf16) return drive<F32ToBf16Native>(s, d, n);
+  drive<F32ToBf16>(s, d, n);
+}
+inline void run(const bf16* s, float* d, std::size_t n) noexcept { drive<Bf16ToF32>(s, d, n); }
+inline void run(const float* s, double* d, std::size_t n) noexcept { drive<F32ToF64>(s, d, n); }
+inline void run(const double* s, float* d, std::size_t n) noexcept { drive<F64ToF32>(s, d, n); }
+inline void run(const float* s, std::int32_t* d, std::size_t n) noexcept {
+  drive<F32ToI32>(s, d, n);
+}
+inline void run(const float* s, std::int8_t* d, std::size_t n) noexcept {
+  drive<F32ToByte<std::int8_t, true>>(s, d, n);
+}
+inline void run(const float* s, std::uint8_t* d, std::size_t n) noexcept {
+  drive<F32ToByte<std::uint8_t, false>>(s, d, n);
+}
+inline void run(const std::int8_t* s, float* d, std::size_t n) noexcept {
+  drive<ByteToF32<std::int8_t, true>>(s, d, n);
+}
+inline void run(const std::uint8_t* s, float* d, std::size_t n) noexcept {
+  drive<ByteToF32<std::uint8_t, false>>(s, d, n);
+}
+inline void run(const std::int32_t* s, float* d, std::size_t n) noexcept {
+  drive<I32ToF32>(s, d, n);
+}
+
+}  // namespace strided::detail::cast_avx512
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+#endif  // STRIDED_X86
