@@ -517,3 +517,38 @@ TEST_CASE("layout views are constexpr") {
   constexpr auto inferred = Layout::contiguous({2, 6}).value().reshape({3, infer}).value();
   STATIC_REQUIRE(inferred.shape()[1] == 4);
 }
+
+// The examples shown in docs/views.md, verbatim.
+TEST_CASE("docs/views.md examples") {
+  // [docs-views-begin]
+  using strided::end;
+  using strided::infer;
+  const Tensor<int> t = iota({3, 4});  // [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
+
+  const Tensor<int> rev = t.slice(1, end, end, -1).value();  // t[:, ::-1]
+  CHECK(rev.strides() == Strides{4, -1});                    // no copy: a negative stride
+  CHECK(rev.get({0, 0}) == 3);
+
+  const Tensor<int> odd_rows = t.slice(0, 1, end, 2).value();  // t[1::2]
+  CHECK(odd_rows.shape() == Shape{1, 4});
+
+  CHECK(t.flip({0, 1}).value().get({0, 0}) == 11);          // np.flip(t), torch.flip(t, (0, 1))
+  CHECK(t.select(0, 2).value().shape() == Shape{4});        // t[2]
+  CHECK(t.unsqueeze(0).value().shape() == Shape{1, 3, 4});  // t[None]
+  CHECK(t.diagonal(1).value().to_vector() == std::vector<int>{1, 6, 11});
+  CHECK(t.reshape({2, infer}).value().shape() == Shape{2, 6});
+  CHECK(t.unflatten(1, {2, infer}).value().shape() == Shape{3, 2, 2});
+  CHECK(t.chunk(1, 3).value().size() == 2);  // ceil(4 / 3) = 2 columns each: 2 pieces
+
+  // A sliding window of length 3 over 6 elements, checked against the buffer.
+  const Tensor<int> v = iota({6});
+  const Tensor<int> windows = v.as_strided({4, 3}, {1, 1}, 0).value();
+  CHECK(windows.get({3, 2}) == 5);
+  CHECK(v.as_strided({4, 3}, {1, 1}, 1).error().kind() == ShapeErrorKind::storage_out_of_bounds);
+
+  // Elements in logical order, as a random-access range.
+  const auto values = rev.values();
+  CHECK(std::ranges::equal(values | std::views::take(4), std::vector<int>{3, 2, 1, 0}));
+  CHECK(values[5] == 6);
+  // [docs-views-end]
+}
