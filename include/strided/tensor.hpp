@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "strided/detail/buffer.hpp"
+#include "strided/detail/cast.hpp"
 #include "strided/detail/copy/copy.hpp"
 #include "strided/detail/walk.hpp"
 #include "strided/element.hpp"
@@ -303,6 +304,36 @@ class Tensor {
     }
   }
 
+  // ----- casts --------------------------------------------------------------------------------
+
+  /// A new contiguous tensor with every element converted by the exact rules of design §5
+  /// (truncating, saturating float->int; round-to-nearest-even narrowing; ...). Works on any
+  /// view; casting to T itself gives a detached copy.
+  template <Element U>
+  requires detail::is_castable_v<T, U> Result<Tensor<U>> cast()
+  const {
+    const std::size_t n = numel();
+    auto out = detail::try_allocate_buffer<U>(n);
+    if (out == nullptr) return ShapeError::allocation_failed("cast", n);
+    if (n != 0) {
+      const T* src = data_.get() + offset();
+      std::shared_ptr<T> dense;  // a view is materialised once, then converted
+      if (!is_contiguous()) {
+        dense = detail::try_allocate_buffer<T>(n);
+        if (dense == nullptr) return ShapeError::allocation_failed("cast", n);
+        copy_into(dense.get());
+        src = dense.get();
+      }
+      detail::cast_contiguous<T, U>(src, out.get(), n);
+    }
+    return Tensor<U>(std::move(out), n, Layout::contiguous(shape()).value());
+  }
+
+  /// cast<float>().
+  Result<Tensor<float>> to_f32() const requires detail::is_castable_v<T, float> {
+    return cast<float>();
+  }
+
  private:
   template <Element U>
   friend class Tensor;
@@ -392,6 +423,45 @@ bool allclose(const Tensor<T>& a, const Tensor<T>& b, double rtol = 1e-5, double
         if (x == y) return true;  // equal infinities, and exact matches
         return std::fabs(x - y) <= atol + rtol * std::fabs(y);
       });
+}
+
+}  // namespace strided
+
+// ----- text: Display / Debug (engine in strided/detail/format.hpp; fmt and std::format in
+// strided/format.hpp). Placed after the class so that the engine never sees Tensor.
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "strided/detail/format.hpp"
+
+namespace strided {
+
+/// PyTorch's str(t) under `options` (no global state), without the `, dtype=...` suffix.
+template <detail::Printable T>
+std::string display(const Tensor<T>& t, const PrintOptions& options) {
+  return detail::format_display(t.storage().get(), t.layout(), options);
+}
+
+/// PyTorch's str(t) without the dtype: `tensor([[1, 2], [3, 4]])`, `tensor(3)`,
+/// `tensor([], shape=[2, 0])`.
+template <detail::Printable T>
+std::string to_string(const Tensor<T>& t) {
+  return display(t, PrintOptions{});
+}
+
+/// `Tensor { shape: [2, 3], strides: [3, 1], offset: 0, storage_len: 6, data: [1, 2, ...] }`,
+/// each list cut after 16 entries; `pretty`: one field per line.
+template <detail::Printable T>
+std::string to_debug_string(const Tensor<T>& t, bool pretty = false) {
+  return detail::format_debug(t.storage().get(), t.storage_len(), t.layout(), pretty);
+}
+
+/// Writes to_string(t). The stream's flags, precision and fill are neither read nor changed
+/// (a width set with std::setw pads the whole text, as for any string).
+template <detail::Printable T>
+std::ostream& operator<<(std::ostream& os, const Tensor<T>& t) {
+  return os << std::string_view(to_string(t));
 }
 
 }  // namespace strided

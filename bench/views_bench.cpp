@@ -1,0 +1,113 @@
+// View operations: nanoseconds and heap allocations per op, beside a std::shared_ptr copy (the
+// floor: every view copies the buffer handle). Allocations are counted by replacing the global
+// operator new in this binary (perf-method.md).
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <strided/tensor.hpp>
+
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC pairs the replaced operators below with the library's inlined ones and warns wrongly.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
+namespace {
+std::atomic<std::size_t> allocations{0};
+}  // namespace
+
+void* operator new(std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+using strided::Shape;
+using strided::Tensor;
+
+Tensor<float> make(std::size_t rank) {
+  Shape shape(rank, 2);
+  shape[0] = 8;
+  return Tensor<float>::zeros(shape).value();
+}
+
+// Runs `op` in the benchmark loop and reports allocations per op.
+template <class Op>
+void run(benchmark::State& state, Op op) {
+  const std::size_t before = allocations.load();
+  for (auto _ : state) benchmark::DoNotOptimize(op());
+  const std::size_t after = allocations.load();
+  state.counters["allocs_per_op"] =
+      static_cast<double>(after - before) / static_cast<double>(state.iterations());
+}
+
+void BM_shared_ptr_copy(benchmark::State& state) {
+  auto p = std::make_shared<float>(1.0f);
+  run(state, [&] { return std::shared_ptr<float>(p); });
+}
+
+void BM_transpose(benchmark::State& state) {
+  const auto t = make(static_cast<std::size_t>(state.range(0)));
+  run(state, [&] { return t.transpose(0, 1); });
+}
+
+void BM_permute(benchmark::State& state) {
+  const auto rank = static_cast<std::size_t>(state.range(0));
+  const auto t = make(rank);
+  Shape perm(rank, 0);
+  for (std::size_t k = 0; k < rank; ++k) perm[k] = rank - 1 - k;
+  run(state, [&] { return t.permute(perm); });
+}
+
+void BM_narrow(benchmark::State& state) {
+  const auto t = make(static_cast<std::size_t>(state.range(0)));
+  run(state, [&] { return t.narrow(0, 2, 4); });
+}
+
+void BM_reshape(benchmark::State& state) {
+  const auto rank = static_cast<std::size_t>(state.range(0));
+  const auto t = make(rank);
+  Shape target = t.shape();
+  target[0] = 4;
+  target[1] *= 2;
+  run(state, [&] { return t.reshape(target); });
+}
+
+void BM_broadcast_to(benchmark::State& state) {
+  const auto rank = static_cast<std::size_t>(state.range(0));
+  const auto t = make(rank);
+  const auto base = t.narrow(0, 0, 1).value();  // leading axis of size 1 to broadcast
+  Shape grown = base.shape();
+  grown[0] = 8;
+  run(state, [&] { return base.broadcast_to(grown); });
+}
+
+void BM_is_contiguous(benchmark::State& state) {
+  const auto t = make(static_cast<std::size_t>(state.range(0))).transpose(0, 1).value();
+  run(state, [&] { return t.is_contiguous(); });
+}
+
+void BM_get(benchmark::State& state) {
+  const auto rank = static_cast<std::size_t>(state.range(0));
+  const auto t = make(rank);
+  const Shape index(rank, 1);
+  run(state, [&] { return t.get(index); });
+}
+
+void ranks(benchmark::internal::Benchmark* b) { b->Arg(4)->Arg(6)->Arg(8); }
+}  // namespace
+
+BENCHMARK(BM_shared_ptr_copy);
+BENCHMARK(BM_transpose)->Apply(ranks);
+BENCHMARK(BM_permute)->Apply(ranks);
+BENCHMARK(BM_narrow)->Apply(ranks);
+BENCHMARK(BM_reshape)->Apply(ranks);
+BENCHMARK(BM_broadcast_to)->Apply(ranks);
+BENCHMARK(BM_is_contiguous)->Apply(ranks);
+BENCHMARK(BM_get)->Apply(ranks);
+BENCHMARK_MAIN();

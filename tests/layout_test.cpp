@@ -1,0 +1,235 @@
+#include <cstdint>
+#include <limits>
+#include <strided/layout.hpp>
+#include <string>
+
+#include "catch_shim.hpp"
+
+using strided::Layout;
+using strided::Shape;
+using strided::ShapeErrorKind;
+using strided::Strides;
+
+namespace {
+constexpr std::size_t huge = std::numeric_limits<std::size_t>::max();
+
+Layout contiguous(const Shape& s) { return Layout::contiguous(s).value(); }
+
+// The error kind and the message of a failed layout operation.
+template <class R>
+void require_error(const R& r, ShapeErrorKind kind, const std::string& message) {
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().kind() == kind);
+  CHECK(r.error().message() == message);
+}
+}  // namespace
+
+TEST_CASE("contiguous layouts are row-major") {
+  const Layout l = contiguous({2, 3, 4});
+  REQUIRE(l.strides() == Strides{12, 4, 1});
+  REQUIRE(l.numel() == 24);
+  REQUIRE(l.rank() == 3);
+  REQUIRE(l.offset() == 0);
+  REQUIRE(l.is_contiguous());
+  REQUIRE(Layout().rank() == 0);
+  REQUIRE(Layout().numel() == 1);
+  REQUIRE(Layout::contiguous({4}, 7).value().offset() == 7);
+  // A zero-size axis zeroes every outer stride (the reference document's row_major_strides).
+  REQUIRE(contiguous({2, 0, 3}).strides() == Strides{0, 3, 1});
+}
+
+TEST_CASE("contiguity skips size-1 axes and holds for empty layouts") {
+  REQUIRE(Layout::from_parts({2, 1, 3}, {3, 99, 1}, 0).value().is_contiguous());
+  REQUIRE_FALSE(Layout::from_parts({2, 3}, {1, 2}, 0).value().is_contiguous());
+  REQUIRE(Layout::from_parts({2, 0}, {5, 7}, 0).value().is_contiguous());
+  REQUIRE_FALSE(contiguous({2, 3}).transpose(0, 1).value().is_contiguous());
+  REQUIRE(contiguous({1, 5}).transpose(0, 1).value().is_contiguous());
+}
+
+TEST_CASE("transpose and permute reorder shape and strides") {
+  const Layout l = contiguous({2, 3, 4});
+  REQUIRE(l.transpose(0, 2).value().shape() == Shape{4, 3, 2});
+  REQUIRE(l.transpose(0, 2).value().strides() == Strides{1, 4, 12});
+  REQUIRE(l.transpose(1, 1).value().strides() == l.strides());
+  const Layout p = l.permute({2, 0, 1}).value();
+  REQUIRE(p.shape() == Shape{4, 2, 3});  // out.shape[k] == in.shape[perm[k]]
+  REQUIRE(p.strides() == Strides{1, 12, 4});
+}
+
+TEST_CASE("narrow moves the offset") {
+  const Layout l = contiguous({4, 5});
+  const Layout n = l.narrow(1, 2, 3).value();
+  REQUIRE(n.shape() == Shape{4, 3});
+  REQUIRE(n.offset() == 2);
+  REQUIRE(n.strides() == Strides{5, 1});
+  const Layout m = n.narrow(0, 1, 2).value();
+  REQUIRE(m.offset() == 7);
+  // Narrowing to nothing at the end is allowed and pushes the offset to the end.
+  const Layout e = l.narrow(0, 4, 0).value();
+  REQUIRE(e.numel() == 0);
+  REQUIRE(e.offset() == 20);
+  REQUIRE(e.is_contiguous());
+}
+
+TEST_CASE("reshape returns a view whenever one exists") {
+  const Layout l = contiguous({2, 3, 4});
+  REQUIRE(l.reshape({6, 4}).value().strides() == Strides{4, 1});
+  REQUIRE(l.reshape({24}).value().strides() == Strides{1});
+  // Transposed: splitting an axis keeps a view, merging non-adjacent memory does not.
+  const Layout t = contiguous({4, 6}).transpose(0, 1).value();  // shape [6, 4], strides [1, 6]
+  const Layout split = t.reshape({2, 3, 4}).value();
+  REQUIRE(split.strides() == Strides{3, 1, 6});
+  require_error(t.reshape({24}), ShapeErrorKind::non_contiguous_reshape,
+                "reshape: shape [6, 4] has no zero-copy view as [24] with its strides; call "
+                "contiguous() first");
+  // Merging size-1 axes of a transposed tensor is fine.
+  const Layout ones = contiguous({3, 1, 1}).transpose(0, 2).value();  // [1, 1, 3]
+  REQUIRE(ones.reshape({3}).value().strides() == Strides{1});
+  const Layout tt = contiguous({2, 1, 3}).permute({2, 1, 0}).value();  // [3, 1, 2], [1, 3, 3]
+  REQUIRE(tt.reshape({3, 2}).value().strides() == Strides{1, 3});
+  REQUIRE(tt.reshape({3, 2, 1}).value().shape() == Shape{3, 2, 1});
+  // A narrowed (non-contiguous) view can still merge its contiguous inner axes.
+  const Layout n = contiguous({4, 2, 3}).narrow(0, 1, 2).value();
+  REQUIRE(n.reshape({2, 6}).value().strides() == Strides{6, 1});
+  REQUIRE(n.reshape({2, 6}).value().offset() == 6);
+  const Layout cols = contiguous({4, 6}).narrow(1, 0, 4).value();
+  REQUIRE_FALSE(cols.reshape({16}).has_value());
+  REQUIRE(cols.reshape({4, 2, 2}).value().strides() == Strides{6, 2, 1});
+  // Broadcast axes survive a reshape that keeps them separate.
+  const Layout b = contiguous({1, 3}).broadcast_to({4, 3}).value();
+  REQUIRE(b.reshape({2, 2, 3}).value().strides() == Strides{0, 0, 1});
+  REQUIRE_FALSE(b.reshape({12}).has_value());
+  // Empty and single-element layouts reshape freely.
+  REQUIRE(contiguous({0, 3}).transpose(0, 1).value().reshape({0}).has_value());
+  REQUIRE(Layout().reshape({1, 1}).value().shape() == Shape{1, 1});
+  REQUIRE(contiguous({1, 1}).reshape({}).value().rank() == 0);
+}
+
+TEST_CASE("broadcast_to follows NumPy's rules") {
+  const Layout l = contiguous({3, 1});
+  const Layout b = l.broadcast_to({2, 3, 4}).value();
+  REQUIRE(b.shape() == Shape{2, 3, 4});
+  REQUIRE(b.strides() == Strides{0, 1, 0});
+  REQUIRE(contiguous({1}).broadcast_to({0}).value().numel() == 0);
+  REQUIRE(Layout().broadcast_to({2, 2}).value().strides() == Strides{0, 0});
+  require_error(l.broadcast_to({3}), ShapeErrorKind::broadcast_incompatible,
+                "broadcast_to: shape [3, 1] cannot be broadcast with [3]");
+  require_error(l.broadcast_to({2, 4}), ShapeErrorKind::broadcast_incompatible,
+                "broadcast_to: shape [3, 1] cannot be broadcast with [2, 4]");
+  const auto err = l.broadcast_to({2, 4}).error();
+  REQUIRE(err.lhs() == Shape{3, 1});
+  REQUIRE(err.rhs() == Shape{2, 4});
+}
+
+TEST_CASE("broadcast_shape combines two shapes") {
+  REQUIRE(strided::broadcast_shape({3, 1}, {4}).value() == Shape{3, 4});
+  REQUIRE(strided::broadcast_shape({}, {2, 2}).value() == Shape{2, 2});
+  REQUIRE(strided::broadcast_shape({1, 0}, {5, 1}).value() == Shape{5, 0});
+  require_error(strided::broadcast_shape({2, 3}, {4}), ShapeErrorKind::broadcast_incompatible,
+                "broadcast_shape: shape [2, 3] cannot be broadcast with [4]");
+}
+
+TEST_CASE("every layout error kind with its message") {
+  const Layout l = contiguous({2, 4});
+  require_error(l.transpose(0, 2), ShapeErrorKind::axis_out_of_range,
+                "transpose: axis 2 is out of range for rank 2 (shape [2, 4])");
+  require_error(l.permute({0}), ShapeErrorKind::rank_mismatch,
+                "permute: 1 entries given for a tensor of rank 2");
+  require_error(l.permute({0, 2}), ShapeErrorKind::axis_out_of_range,
+                "permute: axis 2 is out of range for rank 2 (shape [2, 4])");
+  require_error(l.permute({1, 1}), ShapeErrorKind::duplicate_axis,
+                "permute: axis 1 appears more than once in [1, 1]");
+  require_error(l.narrow(1, 3, 2), ShapeErrorKind::index_out_of_range,
+                "narrow: range [3, 5) is out of bounds for axis 1 of size 4 (shape [2, 4])");
+  require_error(l.narrow(1, 5, 0), ShapeErrorKind::index_out_of_range,
+                "narrow: range [5, 5) is out of bounds for axis 1 of size 4 (shape [2, 4])");
+  require_error(l.narrow(1, 2, huge), ShapeErrorKind::index_out_of_range,
+                "narrow: range starting at 2 with length 18446744073709551615 overflows and is "
+                "out of bounds for axis 1 of size 4 (shape [2, 4])");
+  require_error(l.narrow(2, 0, 1), ShapeErrorKind::axis_out_of_range,
+                "narrow: axis 2 is out of range for rank 2 (shape [2, 4])");
+  require_error(l.reshape({3, 3}), ShapeErrorKind::element_count_mismatch,
+                "reshape: 8 elements do not match shape [3, 3] (9 elements)");
+  require_error(Layout::contiguous({huge, 2}), ShapeErrorKind::size_overflow,
+                "contiguous: the element count, a stride or the offset of shape "
+                "[18446744073709551615, 2] overflows");
+  require_error(l.reshape({huge, 4}), ShapeErrorKind::size_overflow,
+                "reshape: the element count, a stride or the offset of shape "
+                "[18446744073709551615, 4] overflows");
+  require_error(l.broadcast_to({huge, 2, 4}), ShapeErrorKind::size_overflow,
+                "broadcast_to: the element count, a stride or the offset of shape "
+                "[18446744073709551615, 2, 4] overflows");
+  require_error(Layout::contiguous(Shape(65, 1)), ShapeErrorKind::rank_too_large,
+                "contiguous: rank 65 exceeds the maximum rank 64");
+  require_error(l.reshape(Shape(65, 1)), ShapeErrorKind::rank_too_large,
+                "reshape: rank 65 exceeds the maximum rank 64");
+  require_error(l.broadcast_to(Shape(65, 1)), ShapeErrorKind::rank_too_large,
+                "broadcast_to: rank 65 exceeds the maximum rank 64");
+  REQUIRE(Layout::contiguous(Shape(64, 1)).has_value());
+}
+
+TEST_CASE("from_parts and check_storage catch layouts that overflow or leave the buffer") {
+  const std::ptrdiff_t big = std::numeric_limits<std::ptrdiff_t>::max();
+  require_error(Layout::from_parts({3}, {big}, 0), ShapeErrorKind::size_overflow,
+                "layout: the element count, a stride or the offset of shape [3] overflows");
+  require_error(Layout::from_parts({2}, {1, 1}, 0), ShapeErrorKind::rank_mismatch,
+                "layout: 2 entries given for a tensor of rank 1");
+  require_error(Layout::from_parts({2}, {1}, static_cast<std::size_t>(big)),
+                ShapeErrorKind::size_overflow,
+                "layout: the element count, a stride or the offset of shape [2] overflows");
+  const Layout fits = Layout::from_parts({2, 3}, {3, 1}, 4).value();
+  REQUIRE(fits.check_storage(10, "from_shared").has_value());
+  require_error(fits.check_storage(9, "from_shared"), ShapeErrorKind::storage_out_of_bounds,
+                "from_shared: a layout of shape [2, 3] reaches storage index 9, outside the "
+                "buffer of length 9");
+  const Layout reversed = Layout::from_parts({3}, {-1}, 1).value();
+  require_error(reversed.check_storage(5, "as_strided"), ShapeErrorKind::storage_out_of_bounds,
+                "as_strided: a layout of shape [3] reaches below storage index 0 (buffer length "
+                "5)");
+  REQUIRE(Layout::from_parts({3}, {-1}, 2).value().check_storage(3, "x").has_value());
+  REQUIRE(Layout::from_parts({0, 3}, {1, 1}, 100).value().check_storage(0, "x").has_value());
+}
+
+TEST_CASE("storage_index and reach") {
+  const Layout l = contiguous({3, 4}).transpose(0, 1).value().narrow(0, 1, 2).value();
+  const std::size_t idx[] = {1, 2};
+  REQUIRE(l.storage_index(idx) == 2 * 4 + 2);
+  REQUIRE(l.reach().high == 1 + 8);
+  REQUIRE(l.reach().low == 0);
+}
+
+TEST_CASE("error kinds convert to std::error_code") {
+  std::error_code ec = ShapeErrorKind::axis_out_of_range;
+  REQUIRE(std::string(ec.category().name()) == "strided.shape");
+  REQUIRE(ec.message() == "axis_out_of_range");
+  std::error_code dc = strided::DataErrorKind::empty_batch;
+  REQUIRE(std::string(dc.category().name()) == "strided.data");
+  REQUIRE(dc.message() == "empty_batch");
+  REQUIRE(ec != dc);
+  const auto e = contiguous({2}).transpose(0, 5).error();
+  REQUIRE(e.code() == ShapeErrorKind::axis_out_of_range);
+  REQUIRE(e.axis() == 5);
+  REQUIRE(e.rank() == 1);
+  REQUIRE(std::string(e.op()) == "transpose");
+}
+
+TEST_CASE("data errors carry the sample index and shapes") {
+  const auto m = strided::DataError::sample_shape_mismatch("stack_samples", 3, {2, 3}, {2, 4});
+  REQUIRE(m.message() == "stack_samples: sample 3 has shape [2, 4], expected [2, 3]");
+  REQUIRE(m.index() == 3);
+  REQUIRE(strided::DataError::empty_batch("concat_batches").message() ==
+          "concat_batches: no samples to batch");
+  const auto wrapped =
+      strided::DataError::shape(strided::ShapeError::size_overflow("stack", {huge}));
+  REQUIRE(wrapped.kind() == strided::DataErrorKind::shape);
+  REQUIRE(wrapped.shape_error().kind() == ShapeErrorKind::size_overflow);
+  REQUIRE(wrapped.message() ==
+          "stack: the element count, a stride or the offset of shape [18446744073709551615] "
+          "overflows");
+  REQUIRE(strided::ShapeError::allocation_failed("zeros", 12).message() ==
+          "zeros: could not allocate a buffer of 12 elements");
+  REQUIRE(strided::ShapeError::index_out_of_range("select", 0, 7, {3}).message() ==
+          "select: index 7 is out of bounds for axis 0 of size 3 (shape [3])");
+  REQUIRE(strided::ShapeError::rank_mismatch_required("transpose_2d", 2, 3).message() ==
+          "transpose_2d: needs rank 2, got rank 3");
+}

@@ -1,0 +1,88 @@
+#include <array>
+#include <list>
+#include <numeric>
+#include <strided/shape.hpp>
+#include <vector>
+
+#include "catch_shim.hpp"
+
+using strided::Shape;
+using strided::Strides;
+
+TEST_CASE("Shape builds from braced lists, spans and integral ranges") {
+  const Shape a{2, 3, 4};
+  REQUIRE(a.size() == 3);
+  REQUIRE(a[0] == 2);
+  REQUIRE(a[2] == 4);
+
+  const std::array<std::size_t, 2> raw{5, 6};
+  const Shape b{std::span<const std::size_t>(raw)};
+  REQUIRE(b == Shape{5, 6});
+
+  const std::vector<int> ints{7, 8, 9};
+  const Shape c(ints);
+  REQUIRE(c == Shape{7, 8, 9});
+
+  const std::list<long> longs{-1, 2};
+  const Strides d(longs);
+  REQUIRE(d == Strides{-1, 2});
+
+  REQUIRE(Shape(3, 1) == Shape{1, 1, 1});
+  REQUIRE(Shape{}.empty());
+}
+
+TEST_CASE("Shape spills to the heap beyond six entries and keeps its values") {
+  Shape s;
+  for (std::size_t i = 0; i < 40; ++i) s.push_back(i);
+  REQUIRE(s.size() == 40);
+  for (std::size_t i = 0; i < 40; ++i) REQUIRE(s[i] == i);
+
+  Shape copy = s;  // deep copy
+  copy[0] = 99;
+  REQUIRE(s[0] == 0);
+
+  Shape moved = std::move(copy);
+  REQUIRE(moved.size() == 40);
+  REQUIRE(moved[0] == 99);
+
+  Shape small{1, 2};
+  small = s;
+  REQUIRE(small == s);
+  s = Shape{4};
+  REQUIRE(s.size() == 1);
+  REQUIRE(s[0] == 4);
+}
+
+TEST_CASE("Shape iteration, span conversion, insert and erase") {
+  Shape s{1, 2, 3};
+  REQUIRE(std::accumulate(s.begin(), s.end(), std::size_t{0}) == 6);
+  const std::span<const std::size_t> view = s;
+  REQUIRE(view.size() == 3);
+  REQUIRE(view[1] == 2);
+  s.insert(1, 9);
+  REQUIRE(s == Shape{1, 9, 2, 3});
+  s.erase(0);
+  REQUIRE(s == Shape{9, 2, 3});
+  s.resize(5);
+  REQUIRE(s == Shape{9, 2, 3, 0, 0});
+  REQUIRE(s.back() == 0);
+  REQUIRE(Shape{1, 2} != Shape{1, 2, 0});
+}
+
+namespace {
+constexpr std::size_t sum_of_big_shape() {
+  Shape s;
+  for (std::size_t i = 0; i < 20; ++i) s.push_back(i);  // heap storage, inside constant evaluation
+  Shape t = s;
+  std::size_t total = 0;
+  for (std::size_t v : t) total += v;
+  return total;
+}
+}  // namespace
+
+TEST_CASE("Shape is usable in constant expressions at every rank") {
+  STATIC_REQUIRE(Shape{2, 3}.size() == 2);
+  STATIC_REQUIRE(Strides{1, -4}[1] == -4);
+  STATIC_REQUIRE(sum_of_big_shape() == 190);
+  STATIC_REQUIRE(strided::max_rank == 64);
+}
