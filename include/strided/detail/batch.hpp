@@ -93,34 +93,47 @@ void copy_into_batch(const Tensor<T>& sample, T* dst, const Strides& dst_strides
                 .elem_size = sizeof(T)});
 }
 
-/// Builds one batched tensor from the `count` tensors get(0) ... get(count - 1), whose axis and
-/// shapes have been checked (check_batch_axis, check_batch_sample). Each one is copied by the copy
-/// engine straight into its place in the fresh row-major result: for stack, into the slice at
-/// index i of the new axis (the result's strides without that axis); for concat, into the run of
-/// the joined axis that starts at the extents before it. Contiguous samples stacked or joined
-/// along axis 0 are one memcpy each.
+/// The row-major layout of the batch of get(0) ... get(count - 1), whose axis and shapes have
+/// been checked (check_batch_axis, check_batch_sample): size_overflow or rank_too_large otherwise.
 template <Element T, class Get>
-Result<Tensor<T>, DataError> build_batch_leaf(const BatchOp& op, std::size_t count, Get&& get) {
+Result<Layout, DataError> batch_layout(const BatchOp& op, std::size_t count, Get& get) {
   auto shape = batch_shape<T>(op, count, get);
   if (!shape) return std::move(shape).error();
   auto layout = Layout::contiguous(*shape);
   if (!layout) return DataError::shape(layout.error().in(op.name));
+  return std::move(*layout);
+}
+
+/// Copies get(0) ... get(count - 1) into `out`, a buffer of `layout` (from batch_layout). Each one
+/// goes straight into its place through the copy engine: for stack, into the slice at index i of
+/// the new axis (the result's strides without that axis); for concat, into the run of the joined
+/// axis that starts after the extents before it. Contiguous samples stacked or joined along
+/// axis 0 are one memcpy each. Allocation-free.
+template <Element T, class Get>
+void fill_batch(const BatchOp& op, std::size_t count, Get& get, const Layout& layout, T* out) {
+  if (layout.empty()) return;
+  const Strides& out_strides = layout.strides();
+  const std::ptrdiff_t step = out_strides[op.axis];
+  Strides dst_strides = out_strides;
+  if (op.mode == BatchMode::stack) dst_strides.erase(op.axis);
+  std::ptrdiff_t at = 0;  // index along the batched axis where the next sample starts
+  for (std::size_t i = 0; i < count; ++i) {
+    const Tensor<T>& sample = get(i);
+    copy_into_batch(sample, out + at * step, dst_strides);
+    at += op.mode == BatchMode::stack ? 1 : static_cast<std::ptrdiff_t>(sample.shape()[op.axis]);
+  }
+}
+
+/// Builds one batched tensor: its layout, a fresh buffer (allocation_failed when there is none),
+/// then fill_batch.
+template <Element T, class Get>
+Result<Tensor<T>, DataError> build_batch_leaf(const BatchOp& op, std::size_t count, Get&& get) {
+  auto layout = batch_layout<T>(op, count, get);
+  if (!layout) return std::move(layout).error();
   const std::size_t numel = layout->numel();
   std::shared_ptr<T> buffer = try_allocate_buffer<T>(numel);
   if (buffer == nullptr) return DataError::shape(ShapeError::allocation_failed(op.name, numel));
-
-  if (numel != 0) {
-    const Strides& out_strides = layout->strides();
-    const std::ptrdiff_t step = out_strides[op.axis];
-    Strides dst_strides = out_strides;
-    if (op.mode == BatchMode::stack) dst_strides.erase(op.axis);
-    std::ptrdiff_t at = 0;  // index along the batched axis where the next sample starts
-    for (std::size_t i = 0; i < count; ++i) {
-      const Tensor<T>& sample = get(i);
-      copy_into_batch(sample, buffer.get() + at * step, dst_strides);
-      at += op.mode == BatchMode::stack ? 1 : static_cast<std::ptrdiff_t>(sample.shape()[op.axis]);
-    }
-  }
+  fill_batch(op, count, get, *layout, buffer.get());
   auto made = Tensor<T>::from_shared(std::move(buffer), numel, std::move(*layout));
   if (!made) return DataError::shape(made.error().in(op.name));
   return std::move(*made);
