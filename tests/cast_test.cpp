@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <random>
@@ -432,4 +434,87 @@ TEST_CASE("user element types cast through f32", "[cast]") {
   std::vector<Opaque> o = {Opaque{4}}, p(1);
   cast_contiguous<Opaque, Opaque>(o.data(), p.data(), 1);
   CHECK(p[0].v == 4);
+}
+
+// ---- agreement with NumPy (f16) and PyTorch (bf16), from tests/gen_cast_data.py --------------
+namespace {
+
+std::vector<unsigned char> read_data(const std::string& name) {
+  std::ifstream in(std::string(STRIDED_TEST_DATA_DIR) + "/" + name, std::ios::binary);
+  return std::vector<unsigned char>(std::istreambuf_iterator<char>(in), {});
+}
+
+std::uint64_t read_le(const unsigned char* p, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+/// Bulk-casts `in` on every ISA level and counts the elements whose bits differ from `want`.
+template <class From, class To>
+std::size_t bulk_mismatches(const std::vector<From>& in, const std::vector<To>& want) {
+  std::size_t bad = 0;
+  for (int level = 0; level < strided::detail::available_isa_count(); ++level) {
+    ScopedIsa isa(static_cast<Isa>(level));
+    std::vector<To> got(in.size());
+    cast_contiguous<From, To>(in.data(), got.data(), in.size());
+    for (std::size_t i = 0; i < in.size(); ++i) bad += same_bits(got[i], want[i]) ? 0 : 1;
+  }
+  return bad;
+}
+
+}  // namespace
+
+TEST_CASE("f32 -> f16 agrees with NumPy and f32 -> bf16 with PyTorch", "[cast][peers]") {
+  const auto data = read_data("cast_f32.bin");
+  REQUIRE(data.size() % 8 == 0);
+  REQUIRE(data.size() / 8 > 90000);
+  std::vector<float> in;
+  std::vector<f16> numpy;
+  std::vector<bf16> torch;
+  for (std::size_t at = 0; at < data.size(); at += 8) {
+    in.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(read_le(&data[at], 4))));
+    numpy.push_back(f16::from_bits(static_cast<std::uint16_t>(read_le(&data[at + 4], 2))));
+    torch.push_back(bf16::from_bits(static_cast<std::uint16_t>(read_le(&data[at + 6], 2))));
+  }
+  std::size_t f16_bad = 0, bf16_bad = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    f16_bad += cast_value<float, f16>(in[i]).bits() == numpy[i].bits() ? 0 : 1;
+    bf16_bad += cast_value<float, bf16>(in[i]).bits() == torch[i].bits() ? 0 : 1;
+  }
+  CHECK(f16_bad == 0);
+  CHECK(bf16_bad == 0);
+  CHECK(bulk_mismatches(in, numpy) == 0);
+  CHECK(bulk_mismatches(in, torch) == 0);
+}
+
+TEST_CASE("f64 -> f16 agrees with NumPy (one rounding)", "[cast][peers]") {
+  const auto data = read_data("cast_f64_f16.bin");
+  REQUIRE(data.size() % 10 == 0);
+  REQUIRE(data.size() / 10 > 40000);
+  std::size_t bad = 0;
+  for (std::size_t at = 0; at < data.size(); at += 10) {
+    const auto d = std::bit_cast<double>(read_le(&data[at], 8));
+    const auto want = static_cast<std::uint16_t>(read_le(&data[at + 8], 2));
+    bad += cast_value<double, f16>(d).bits() == want ? 0 : 1;
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("f16 -> f32 agrees with NumPy and bf16 -> f32 with PyTorch", "[cast][peers]") {
+  const auto data = read_data("cast_16_f32.bin");
+  REQUIRE(data.size() % 10 == 0);
+  REQUIRE(data.size() / 10 > 60000);
+  std::vector<f16> h;
+  std::vector<bf16> b;
+  std::vector<float> numpy, torch;
+  for (std::size_t at = 0; at < data.size(); at += 10) {
+    const auto bits = static_cast<std::uint16_t>(read_le(&data[at], 2));
+    h.push_back(f16::from_bits(bits));
+    b.push_back(bf16::from_bits(bits));
+    numpy.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(read_le(&data[at + 2], 4))));
+    torch.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(read_le(&data[at + 6], 4))));
+  }
+  CHECK(bulk_mismatches(h, numpy) == 0);
+  CHECK(bulk_mismatches(b, torch) == 0);
 }
