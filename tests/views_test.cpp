@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "catch_shim.hpp"
+#include "strided/batch.hpp"
 #include "strided/layout_views.hpp"
 #include "strided/tensor.hpp"
 #include "strided/values.hpp"
@@ -180,6 +181,27 @@ TEST_CASE("negative strides through the library") {
   CHECK(strided::equal(fr, fc));
 }
 
+TEST_CASE("negative strides through casts and batches") {
+  const Tensor<int> t = iota({3, 4});
+  const Tensor<int> r = t.flip({0, 1}).value().slice(1, 0, strided::end, 2).value();
+  REQUIRE(r.strides() == Strides{-4, -2});
+  const Tensor<double> d = r.cast<double>().value();
+  CHECK(d.is_contiguous());
+  CHECK(d.to_vector() == std::vector<double>{11, 9, 7, 5, 3, 1});
+  CHECK(r.to_f32().value().to_vector() == std::vector<float>{11, 9, 7, 5, 3, 1});
+  CHECK(r.cast<std::int8_t>().value().to_vector() == std::vector<std::int8_t>{11, 9, 7, 5, 3, 1});
+
+  // Stacking reversed and stepped samples reads each in logical order.
+  const std::vector<Tensor<int>> samples{r, r.flip(0).value(), t.slice(1, 3, 0, -2).value()};
+  const Tensor<int> batch = strided::stack_samples(samples).value();
+  CHECK(batch.shape() == Shape{3, 3, 2});
+  CHECK(batch.to_vector() ==
+        std::vector<int>{11, 9, 7, 5, 3, 1, 3, 1, 7, 5, 11, 9, 3, 1, 7, 5, 11, 9});
+  const Tensor<int> joined = strided::concat_batches(samples).value();
+  CHECK(joined.shape() == Shape{9, 2});
+  CHECK(strided::equal(joined.slice(0, 3, 6).value(), samples[1]));
+}
+
 TEST_CASE("squeeze and unsqueeze") {
   const Tensor<int> t = iota({1, 3, 1, 2});
   const Tensor<int> s = t.squeeze().value();
@@ -285,6 +307,14 @@ TEST_CASE("flatten and unflatten: errors") {
                 "flatten: axis 2 is out of range for rank 2 (shape [2, 3])");
   require_error(Tensor<int>::scalar(1).flatten(1, 1), ShapeErrorKind::axis_out_of_range,
                 "flatten: axis 1 is out of range for rank 0 (shape [])");
+  // The merged size overflows although the element count (0) does not.
+  const std::size_t big = std::size_t{1} << 40;
+  const Layout empty_big =
+      Layout::from_parts({0, big, big}, {0, static_cast<std::ptrdiff_t>(big), 1}, 0).value();
+  require_error(ops::flatten(empty_big, 1, 2), ShapeErrorKind::size_overflow,
+                "flatten: the element count, a stride or the offset of shape [0, 1099511627776, "
+                "1099511627776] overflows");
+  CHECK(ops::flatten(empty_big, 0, 1).value().shape() == Shape{0, big});
 
   require_error(t.unflatten(1, {2, 2}), ShapeErrorKind::element_count_mismatch,
                 "unflatten: 3 elements do not match shape [2, 2] (4 elements)");
@@ -484,9 +514,11 @@ TEST_CASE("values: a random-access view in logical order") {
   CHECK(*std::ranges::max_element(vals) == 11);
   CHECK(std::ranges::is_sorted(iota({2, 5}).values()));
   CHECK(std::ranges::binary_search(iota({2, 5}).values(), 7));
+#if !defined(__clang__) || __clang_major__ >= 15  // clang 14 cannot use libstdc++ 12's adaptors
   CHECK(std::ranges::equal(vals | std::views::reverse | std::views::take(3),
                            std::vector<int>{3, 7, 11}));
   CHECK(std::ranges::equal(vals | std::views::drop(10), std::vector<int>{7, 3}));
+#endif
   CHECK(std::accumulate(vals.begin(), vals.end(), 0) == 66);
   std::vector<int> sorted(vals.begin(), vals.end());
   std::ranges::sort(sorted);
@@ -548,7 +580,7 @@ TEST_CASE("docs/views.md examples") {
 
   // Elements in logical order, as a random-access range.
   const auto values = rev.values();
-  CHECK(std::ranges::equal(values | std::views::take(4), std::vector<int>{3, 2, 1, 0}));
+  CHECK(std::ranges::equal(values, std::vector<int>{3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8}));
   CHECK(values[5] == 6);
   // [docs-views-end]
 }

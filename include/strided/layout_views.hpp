@@ -213,8 +213,10 @@ constexpr Result<Layout> flatten(const Layout& in, std::size_t first, std::size_
     return ShapeError::invalid_argument("flatten", "the first axis must not come after the last");
   Shape shape;
   for (std::size_t k = 0; k < first; ++k) shape.push_back(in.shape()[k]);
-  std::size_t merged = 1;
-  for (std::size_t k = first; k <= last; ++k) merged *= in.shape()[k];  // fits: <= numel
+  std::size_t merged = 1;  // may overflow when another axis is 0 (numel 0 fits regardless)
+  for (std::size_t k = first; k <= last; ++k)
+    if (__builtin_mul_overflow(merged, in.shape()[k], &merged))
+      return ShapeError::size_overflow("flatten", in.shape());
   shape.push_back(merged);
   for (std::size_t k = last + 1; k < in.rank(); ++k) shape.push_back(in.shape()[k]);
   auto out = in.reshape(shape);
@@ -310,7 +312,6 @@ inline Result<std::vector<Layout>> split(const Layout& in, std::size_t dim, std:
     auto piece = in.narrow(dim, start, std::min(size, total - start));
     if (!piece) return piece.error().in("split");
     out.push_back(std::move(*piece));
-    if (total - start <= size) break;
   }
   return out;
 }

@@ -15,8 +15,10 @@
 
 namespace strided {
 
+/// (Derives from view_base rather than view_interface: clang 14 checks view_interface's
+/// constrained members while Values is still incomplete, and rejects it.)
 template <class T>
-class Values : public std::ranges::view_interface<Values<T>> {
+class Values : public std::ranges::view_base {
  public:
   class iterator;
 
@@ -32,6 +34,12 @@ class Values : public std::ranges::view_interface<Values<T>> {
   iterator begin() const noexcept { return iterator(this, 0); }
   iterator end() const noexcept { return iterator(this, size_); }
   std::size_t size() const noexcept { return static_cast<std::size_t>(size_); }
+  bool empty() const noexcept { return size_ == 0; }
+  /// Element `i` in row-major order. Precondition: i < size().
+  T operator[](std::size_t i) const noexcept { return at(static_cast<std::ptrdiff_t>(i)); }
+  /// The first and last elements. Precondition: !empty().
+  T front() const noexcept { return at(0); }
+  T back() const noexcept { return at(size_ - 1); }
 
   /// Element `i` in row-major order. Precondition: i < size().
   T at(std::ptrdiff_t i) const noexcept {
