@@ -72,18 +72,30 @@ struct element_traits<float> : detail::arithmetic_traits<float, detail::name_f32
 template <>
 struct element_traits<double> : detail::arithmetic_traits<double, detail::name_f64> {};
 
+/// binary16 elements.
 template <>
 struct element_traits<f16> {
-  static constexpr std::string_view name = "f16";
+  static constexpr std::string_view name = "f16";  ///< the type's short name
+  /// @name Constants
+  ///@{
+
+  /// +0 (and one(): 1).
   static constexpr f16 zero() noexcept { return f16::from_bits(0x0000); }
   static constexpr f16 one() noexcept { return f16::from_bits(0x3C00); }
+  ///@}
 };
 
+/// bfloat16 elements.
 template <>
 struct element_traits<bf16> {
-  static constexpr std::string_view name = "bf16";
+  static constexpr std::string_view name = "bf16";  ///< the type's short name
+  /// @name Constants
+  ///@{
+
+  /// +0 (and one(): 1).
   static constexpr bf16 zero() noexcept { return bf16::from_bits(0x0000); }
   static constexpr bf16 one() noexcept { return bf16::from_bits(0x3F80); }
+  ///@}
 };
 
 namespace detail {

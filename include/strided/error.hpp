@@ -111,9 +111,13 @@ inline std::string dims_string(std::span<const std::size_t> dims) {
 /// message() builds the text on demand.
 class ShapeError {
  public:
+  /// An error of `kind` raised by `op` (a string literal), without context.
   constexpr ShapeError(ShapeErrorKind kind, const char* op) noexcept : kind_(kind), op_(op) {}
 
-  // Named constructors, one per kind, taking the context each kind reports.
+  /// @name Named constructors, one per kind, taking the context each kind reports
+  ///@{
+
+  /// Each builds an error of the kind of the same name, raised by `op`.
   static constexpr ShapeError element_count_mismatch(const char* op, const Shape& shape,
                                                      std::size_t length) {
     ShapeError e(ShapeErrorKind::element_count_mismatch, op);
@@ -219,6 +223,8 @@ class ShapeError {
     return e;
   }
 
+  ///@}
+
   /// The same error reported under another operation's name (a factory re-labelling the error
   /// of the layout it builds).
   constexpr ShapeError in(const char* op) const {
@@ -227,18 +233,24 @@ class ShapeError {
     return e;
   }
 
+  /// What went wrong.
   constexpr ShapeErrorKind kind() const noexcept { return kind_; }
   /// The operation that failed, e.g. "narrow".
   constexpr const char* op() const noexcept { return op_; }
+  /// The axis involved (axis_out_of_range, duplicate_axis, index_out_of_range).
   constexpr std::size_t axis() const noexcept { return axis_; }
+  /// The tensor's rank (or the rank asked for, for rank_too_large).
   constexpr std::size_t rank() const noexcept { return rank_; }
   /// The operand's own shape (or the shape being built).
   constexpr const Shape& lhs() const noexcept { return lhs_; }
   /// The other shape: a broadcast or reshape target, or the axes given to permute.
   constexpr const Shape& rhs() const noexcept { return rhs_; }
+  /// The offending index, range start, or storage index reached.
   constexpr std::size_t index() const noexcept { return index_; }
+  /// A length: of the data, of a range, of the buffer, or the number of entries given.
   constexpr std::size_t length() const noexcept { return length_; }
 
+  /// The kind as a std::error_code in the "strided.shape" category.
   std::error_code code() const noexcept;
   /// One lower-case line naming the operation and the values.
   std::string message() const;
@@ -258,6 +270,10 @@ class ShapeError {
 /// The error of batch assembly (stack_samples, concat_batches, stack, concat).
 class DataError {
  public:
+  /// @name Named constructors, one per kind
+  ///@{
+
+  /// Each builds an error of the kind of the same name, raised by `op`.
   static DataError empty_batch(const char* op) { return DataError(DataErrorKind::empty_batch, op); }
   static DataError sample_shape_mismatch(const char* op, std::size_t index, Shape expected,
                                          Shape actual) {
@@ -273,16 +289,24 @@ class DataError {
     return e;
   }
 
+  ///@}
+
+  /// What went wrong.
   DataErrorKind kind() const noexcept { return kind_; }
+  /// The batch operation that failed, e.g. "stack_samples".
   const char* op() const noexcept { return op_; }
   /// The position of the offending sample.
   std::size_t index() const noexcept { return index_; }
+  /// The shape every sample should have (the first sample's).
   const Shape& expected() const noexcept { return expected_; }
+  /// The offending sample's shape.
   const Shape& actual() const noexcept { return actual_; }
   /// The wrapped error when kind() == DataErrorKind::shape.
   const ShapeError& shape_error() const noexcept { return shape_error_; }
 
+  /// The kind as a std::error_code in the "strided.data" category.
   std::error_code code() const noexcept;
+  /// One lower-case line naming the operation and the values.
   std::string message() const;
 
  private:
@@ -323,10 +347,12 @@ inline const std::error_category& data_category() noexcept {
   return category;
 }
 
+/// Lets ShapeErrorKind convert to std::error_code.
 inline std::error_code make_error_code(ShapeErrorKind kind) noexcept {
   return {static_cast<int>(kind), shape_category()};
 }
 
+/// Lets DataErrorKind convert to std::error_code.
 inline std::error_code make_error_code(DataErrorKind kind) noexcept {
   return {static_cast<int>(kind), data_category()};
 }

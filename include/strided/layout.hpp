@@ -138,13 +138,17 @@ class Layout {
     return Layout(std::move(shape), std::move(strides), offset);
   }
 
+  /// Size of each axis.
   constexpr const Shape& shape() const noexcept { return shape_; }
+  /// Step in elements along each axis (signed).
   constexpr const Strides& strides() const noexcept { return strides_; }
   /// Storage index of element [0, ..., 0].
   constexpr std::size_t offset() const noexcept { return offset_; }
+  /// Number of axes.
   constexpr std::size_t rank() const noexcept { return shape_.size(); }
   /// Number of elements (the invariant guarantees it fits).
   constexpr std::size_t numel() const noexcept { return detail::checked_numel(shape_).value_or(0); }
+  /// True when some axis has size 0 (no elements).
   constexpr bool empty() const noexcept {
     for (std::size_t size : shape_)
       if (size == 0) return true;

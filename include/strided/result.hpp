@@ -41,9 +41,12 @@ std::string error_message(const E& error) {
 template <class E>
 class BadResultAccess : public std::exception {
  public:
+  /// Wraps the error that was accessed as a value.
   explicit BadResultAccess(E error)
       : error_(std::move(error)), what_(detail::error_message(error_)) {}
+  /// The error's message().
   const char* what() const noexcept override { return what_.c_str(); }
+  /// The error itself.
   const E& error() const noexcept { return error_; }
 
  private:
@@ -87,9 +90,13 @@ class Result {
   static_assert(!std::is_same_v<std::remove_cv_t<T>, E>, "Result<T, E> needs T != E");
 
  public:
-  using value_type = T;
-  using error_type = E;
+  using value_type = T;  ///< the value's type
+  using error_type = E;  ///< the error's type
 
+  /// @name Construction: implicit from a value or an error; copies and moves
+  ///@{
+
+  /// Holds `value` (or `error`, for the overloads taking an E).
   constexpr Result(const T& value) : storage_(detail::value_tag{}, value), has_(true) {}
   constexpr Result(T&& value) : storage_(detail::value_tag{}, std::move(value)), has_(true) {}
   constexpr Result(const E& error) : storage_(detail::error_tag{}, error), has_(false) {}
@@ -120,11 +127,23 @@ class Result {
     }
     return *this;
   }
+  /// Destroys the value or the error.
   constexpr ~Result() { destroy(); }
+  ///@}
 
+  /// @name Observers
+  ///@{
+
+  /// Whether a value is held (also `explicit operator bool`).
   constexpr bool has_value() const noexcept { return has_; }
   constexpr explicit operator bool() const noexcept { return has_; }
+  ///@}
 
+  /// @name Value access: on an error, throws BadResultAccess<E> (or prints and aborts with
+  /// -fno-exceptions). Never undefined behaviour.
+  ///@{
+
+  /// The value.
   constexpr T& value() & {
     if (!has_) detail::fail_result_access(storage_.error);
     return storage_.value;
@@ -142,6 +161,11 @@ class Result {
     return std::move(storage_.value);
   }
 
+  ///@}
+
+  /// @name Error access
+  ///@{
+
   /// The error. Precondition: !has_value() (checked: a value here is a failure too).
   constexpr const E& error() const& {
     if (has_) detail::fail_error_access();
@@ -152,13 +176,23 @@ class Result {
     return storage_.error;
   }
   constexpr E&& error() && { return std::move(error()); }
+  ///@}
 
+  /// @name Dereference: value() under another name (checked the same way)
+  ///@{
+
+  /// The value.
   constexpr T& operator*() & { return value(); }
   constexpr const T& operator*() const& { return value(); }
   constexpr T&& operator*() && { return std::move(value()); }
   constexpr T* operator->() { return std::addressof(value()); }
   constexpr const T* operator->() const { return std::addressof(value()); }
+  ///@}
 
+  /// @name Monadic operations, as std::expected
+  ///@{
+
+  /// The value, or `fallback` converted to T.
   template <class U>
   constexpr T value_or(U&& fallback) const& {
     return has_ ? storage_.value : static_cast<T>(std::forward<U>(fallback));
@@ -212,6 +246,8 @@ class Result {
     return Result<T, G>(std::invoke(std::forward<F>(f), storage_.error));
   }
 
+  ///@}
+
  private:
   union Storage {
     constexpr Storage(detail::value_tag, const T& v) : value(v) {}
@@ -238,24 +274,36 @@ class Result {
 template <class E>
 class Result<void, E> {
  public:
-  using value_type = void;
-  using error_type = E;
+  using value_type = void;  ///< no value
+  using error_type = E;     ///< the error's type
 
+  /// @name Construction and observers
+  ///@{
+
+  /// Success (or, for the overloads taking an E, that error).
   constexpr Result() noexcept = default;
   constexpr Result(const E& error) : error_(error) {}
   constexpr Result(E&& error) : error_(std::move(error)) {}
-
+  /// Whether the operation succeeded (also `explicit operator bool`).
   constexpr bool has_value() const noexcept { return !error_.has_value(); }
   constexpr explicit operator bool() const noexcept { return has_value(); }
+  /// Checks success: on an error, the same failure as Result<T>::value().
   constexpr void value() const {
     if (error_) detail::fail_result_access(*error_);
   }
   constexpr void operator*() const { value(); }
+  /// The error. Precondition: !has_value() (checked).
   constexpr const E& error() const& {
     if (!error_) detail::fail_error_access();
     return *error_;
   }
+  ///@}
 
+  /// @name Monadic operations, as std::expected<void, E>
+  ///@{
+
+  /// f() -> Result<U, E> on success; an error passes through. (transform: f() -> U;
+  /// or_else: f(error) -> Result; transform_error: f(error) -> G.)
   template <class F>
   constexpr auto and_then(F&& f) const {
     using R = std::remove_cvref_t<std::invoke_result_t<F>>;
@@ -286,6 +334,8 @@ class Result<void, E> {
     if (has_value()) return Result<void, G>();
     return Result<void, G>(std::invoke(std::forward<F>(f), *error_));
   }
+
+  ///@}
 
  private:
   std::optional<E> error_;

@@ -32,16 +32,24 @@ namespace strided {
 template <Element T>
 class HostSlice {
  public:
+  /// A view of `borrowed`; `owned` keeps an owned copy alive (null when borrowed).
   HostSlice(std::span<const T> borrowed, std::shared_ptr<const T> owned, bool is_borrowed)
       : span_(borrowed), owned_(std::move(owned)), borrowed_(is_borrowed) {}
 
+  /// The elements in row-major order.
   std::span<const T> span() const noexcept { return span_; }
+  /// True when the span points into the tensor's own buffer (no copy was made).
   bool is_borrowed() const noexcept { return borrowed_; }
+  /// @name Range access to span()
+  ///@{
+
+  /// As the same members of std::span.
   std::size_t size() const noexcept { return span_.size(); }
   const T* data() const noexcept { return span_.data(); }
   const T& operator[](std::size_t i) const noexcept { return span_[i]; }
   const T* begin() const noexcept { return span_.data(); }
   const T* end() const noexcept { return span_.data() + span_.size(); }
+  ///@}
 
  private:
   std::span<const T> span_;
@@ -55,7 +63,7 @@ class HostSlice {
 template <Element T>
 class Tensor {
  public:
-  using value_type = T;
+  using value_type = T;  ///< the element type
 
   // ----- construction -------------------------------------------------------------------------
 
@@ -92,6 +100,11 @@ class Tensor {
     return made;
   }
 
+  /// @name Filled tensors: row-major, 64-byte aligned; size_overflow, rank_too_large or
+  /// allocation_failed on failure
+  ///@{
+
+  /// Every element element_traits<T>::zero() (ones: one(); full: `value`).
   static Result<Tensor> zeros(const Shape& shape) {
     return full_impl("zeros", shape, element_traits<T>::zero());
   }
@@ -101,6 +114,7 @@ class Tensor {
   static Result<Tensor> full(const Shape& shape, T value) {
     return full_impl("full", shape, value);
   }
+  ///@}
 
   /// A rank-0 tensor holding `value`. Infallible but for std::bad_alloc.
   static Tensor scalar(T value) {
@@ -120,6 +134,11 @@ class Tensor {
 
   // ----- structure ----------------------------------------------------------------------------
 
+  /// @name Structure (all from the layout; no allocation)
+  ///@{
+
+  /// Size of each axis (strides(): steps in elements; offset(): storage index of element
+  /// [0, ..., 0]; rank(): number of axes; numel(): number of elements; layout(): all three).
   const Shape& shape() const noexcept { return layout_.shape(); }
   const Strides& strides() const noexcept { return layout_.strides(); }
   std::size_t offset() const noexcept { return layout_.offset(); }
@@ -130,11 +149,15 @@ class Tensor {
   const Layout& layout() const noexcept { return layout_; }
   /// The shared buffer and its length in elements (for interop; never written through).
   const std::shared_ptr<const T>& storage() const noexcept { return data_; }
+  /// The buffer's length in elements.
   std::size_t storage_len() const noexcept { return len_; }
+  /// True when both tensors view the same buffer.
   bool shares_storage_with(const Tensor& other) const noexcept {
     return data_ != nullptr && data_ == other.data_;
   }
+  /// Row-major contiguity, ignoring size-1 axes; true without elements.
   bool is_contiguous() const noexcept { return layout_.is_contiguous(); }
+  ///@}
 
   // ----- element access -----------------------------------------------------------------------
 
@@ -174,6 +197,7 @@ class Tensor {
 
   // ----- views (zero-copy) --------------------------------------------------------------------
 
+  /// Swaps axes d0 and d1.
   Result<Tensor> transpose(std::size_t d0, std::size_t d1) const {
     return view(layout_.transpose(d0, d1));
   }
@@ -184,11 +208,13 @@ class Tensor {
   }
   /// Output axis k is input axis perm[k].
   Result<Tensor> permute(const Shape& perm) const { return view(layout_.permute(perm)); }
+  /// Keeps [start, start + length) of axis `dim`.
   Result<Tensor> narrow(std::size_t dim, std::size_t start, std::size_t length) const {
     return view(layout_.narrow(dim, start, length));
   }
   /// A zero-copy view under `shape`, or non_contiguous_reshape when none exists.
   Result<Tensor> reshape(const Shape& new_shape) const { return view(layout_.reshape(new_shape)); }
+  /// NumPy broadcasting to `target` (stride 0 on stretched and new axes).
   Result<Tensor> broadcast_to(const Shape& target) const {
     return view(layout_.broadcast_to(target));
   }
