@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "catch_shim.hpp"
+#include "strided/detail/copy/stream.hpp"
 #include "strided/detail/simd/isa.hpp"
 
 namespace {
@@ -240,5 +241,46 @@ TEST_CASE("permute of a rank-16 tensor of 2s at every ISA level", "[copy]") {
       CAPTURE(out.first_bad);
       REQUIRE(out.ok);
     }
+  }
+}
+
+TEST_CASE("streaming-store paths (threshold lowered to 0) at every ISA level", "[copy]") {
+  const std::uint64_t seed = std::random_device{}();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
+  for (int level = 0; level < strided::detail::available_isa_count(); ++level) {
+    strided::detail::ScopedIsa isa(static_cast<strided::detail::Isa>(level));
+    CAPTURE(level);
+    // Random views: row-wise copies stream with unaligned heads and tails.
+    for (int c = 0; c < 300; ++c) {
+      const std::size_t es = elem_sizes[rng() % std::size(elem_sizes)];
+      const auto shape = random_shape(rng, 3000);
+      const View src = make_view(rng, shape, es, true, true);
+      View dst = make_view(rng, shape, es, false, rng() % 3 == 0);
+      const Outcome out = run_case(rng, shape, es, src, dst);
+      if (!out.ok) {
+        INFO(describe(shape, src, dst, es) << " first bad byte " << out.first_bad);
+        REQUIRE(out.ok);
+      }
+    }
+    // Transposes into 64-byte aligned rows: the streaming micro-kernels run.
+    for (std::size_t es : {std::size_t{2}, std::size_t{4}, std::size_t{8}})
+      for (std::size_t rows : {std::size_t{16}, std::size_t{48}, std::size_t{71}}) {
+        CAPTURE(es, rows);
+        const std::size_t cols = 96, ldd = 128;  // ldd * es is a multiple of 64
+        const std::vector<std::size_t> shape{rows, cols};
+        View src, dst;
+        src.strides = {1, static_cast<std::ptrdiff_t>(rows)};
+        src.origin = rng() % 16;
+        src.bytes.resize(src.origin + rows * cols * es + 16);
+        dst.strides = {static_cast<std::ptrdiff_t>(ldd), 1};
+        dst.bytes.resize(ldd * rows * es + 128);
+        const auto addr = reinterpret_cast<std::uintptr_t>(dst.bytes.data());
+        dst.origin = (64 - addr % 64) % 64;
+        const Outcome out = run_case(rng, shape, es, src, dst);
+        CAPTURE(out.first_bad);
+        REQUIRE(out.ok);
+      }
   }
 }

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "strided/detail/copy/plan.hpp"
+#include "strided/detail/copy/stream.hpp"
 
 namespace strided::detail::copy_impl {
 
@@ -35,6 +36,13 @@ void for_each_index(const PlanAxis* const* outer, std::size_t count, const std::
     }
     if (k == count) return;
   }
+}
+
+/// Bytes the plan writes.
+inline std::size_t dst_bytes(const CopyPlan& p) noexcept {
+  std::size_t n = p.elem_size;
+  for (std::size_t k = 0; k < p.rank; ++k) n *= p.axes[k].n;
+  return n;
 }
 
 /// Pointers to axes[first, rank) of a plan, for for_each_index.
@@ -114,6 +122,12 @@ inline void fill_row(const std::byte* s, std::byte* d, std::size_t n, std::size_
 inline void run_rowwise(const CopyPlan& p) {
   const OuterAxes o = outer_axes(p, 0);
   const std::size_t bytes = p.elem_size;
+  if (dst_bytes(p) >= stream_threshold() && can_stream()) {
+    for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
+                   [bytes](const std::byte* s, std::byte* d) { stream_copy(d, s, bytes); });
+    stream_fence();
+    return;
+  }
   for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
                  [bytes](const std::byte* s, std::byte* d) { std::memcpy(d, s, bytes); });
 }

@@ -19,11 +19,25 @@
 
 namespace strided::detail::simd {
 
-STRIDED_AVX512_TARGET inline void transpose_tile_avx512_u32(const std::byte* src,
-                                                            const std::ptrdiff_t* src_rows,
-                                                            std::byte* dst,
-                                                            const std::ptrdiff_t* dst_rows,
-                                                            std::size_t) {
+// Stream = true: non-temporal store, the caller guarantees alignment to the register width.
+STRIDED_AVX512_TARGET inline void store_row(std::byte* p, __m512i v, bool stream) {
+  if (stream)
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
+  else
+    _mm512_storeu_si512(p, v);
+}
+
+STRIDED_AVX512_TARGET inline void store_row(std::byte* p, __m256i v, bool stream) {
+  if (stream)
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+  else
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+}
+
+template <bool Stream>
+STRIDED_AVX512_TARGET void transpose_tile_avx512_u32(const std::byte* src,
+                                                     const std::ptrdiff_t* src_rows, std::byte* dst,
+                                                     const std::ptrdiff_t* dst_rows, std::size_t) {
   // idx[k] = k/2 (+16: second operand when k is odd); high half starts at 8.
   const __m512i lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
   const __m512i hi =
@@ -38,14 +52,13 @@ STRIDED_AVX512_TARGET inline void transpose_tile_avx512_u32(const std::byte* src
     }
     for (std::size_t i = 0; i < 16; ++i) r[i] = o[i];
   }
-  for (std::size_t i = 0; i < 16; ++i) _mm512_storeu_si512(dst + dst_rows[i], r[i]);
+  for (std::size_t i = 0; i < 16; ++i) store_row(dst + dst_rows[i], r[i], Stream);
 }
 
-STRIDED_AVX512_TARGET inline void transpose_tile_avx512_u64(const std::byte* src,
-                                                            const std::ptrdiff_t* src_rows,
-                                                            std::byte* dst,
-                                                            const std::ptrdiff_t* dst_rows,
-                                                            std::size_t) {
+template <bool Stream>
+STRIDED_AVX512_TARGET void transpose_tile_avx512_u64(const std::byte* src,
+                                                     const std::ptrdiff_t* src_rows, std::byte* dst,
+                                                     const std::ptrdiff_t* dst_rows, std::size_t) {
   const __m512i lo = _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11);
   const __m512i hi = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
   __m512i r[8];
@@ -58,14 +71,13 @@ STRIDED_AVX512_TARGET inline void transpose_tile_avx512_u64(const std::byte* src
     }
     for (std::size_t i = 0; i < 8; ++i) r[i] = o[i];
   }
-  for (std::size_t i = 0; i < 8; ++i) _mm512_storeu_si512(dst + dst_rows[i], r[i]);
+  for (std::size_t i = 0; i < 8; ++i) store_row(dst + dst_rows[i], r[i], Stream);
 }
 
-STRIDED_AVX512_TARGET inline void transpose_tile_avx512_u16(const std::byte* src,
-                                                            const std::ptrdiff_t* src_rows,
-                                                            std::byte* dst,
-                                                            const std::ptrdiff_t* dst_rows,
-                                                            std::size_t) {
+template <bool Stream>
+STRIDED_AVX512_TARGET void transpose_tile_avx512_u16(const std::byte* src,
+                                                     const std::ptrdiff_t* src_rows, std::byte* dst,
+                                                     const std::ptrdiff_t* dst_rows, std::size_t) {
   const __m256i lo = _mm256_setr_epi16(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
   const __m256i hi =
       _mm256_setr_epi16(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
@@ -80,8 +92,7 @@ STRIDED_AVX512_TARGET inline void transpose_tile_avx512_u16(const std::byte* src
     }
     for (std::size_t i = 0; i < 16; ++i) r[i] = o[i];
   }
-  for (std::size_t i = 0; i < 16; ++i)
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + dst_rows[i]), r[i]);
+  for (std::size_t i = 0; i < 16; ++i) store_row(dst + dst_rows[i], r[i], Stream);
 }
 
 }  // namespace strided::detail::simd

@@ -4,7 +4,8 @@
 //   scalar   scalar 16x16    scalar 16x16       scalar 8x8       scalar 8x8
 //   avx2     SSE2 16x16      SSE2 8x8           AVX2 8x8         AVX2 4x4
 //   avx512   SSE2 16x16      AVX-512 16x16      AVX-512 16x16    AVX-512 8x8
-// Other sizes use the scalar kernels at every level (see transpose_scalar.hpp).
+// Other sizes use the scalar kernels at every level (see transpose_scalar.hpp). When a tile side
+// is shorter than the level's edge, the next narrower kernel is used.
 #pragma once
 
 #include <cstddef>
@@ -17,38 +18,27 @@
 
 namespace strided::detail::simd {
 
-inline TileKernel tile_kernel(std::size_t es) noexcept {
+/// The widest kernel for `es`-byte elements whose tile edge is at most max_w (>= 2): groups of
+/// high-rank permutes can be as short as 4 or 8 elements, where a 16-wide tile would never fit.
+inline TileKernel tile_kernel(std::size_t es, std::size_t max_w) noexcept {
 #if STRIDED_X86
   const Isa isa = active_isa();
   if (isa == Isa::avx512) {
-    switch (es) {
-      case 1:
-        return {&transpose_tile_sse2_u8, 16};
-      case 2:
-        return {&transpose_tile_avx512_u16, 16};
-      case 4:
-        return {&transpose_tile_avx512_u32, 16};
-      case 8:
-        return {&transpose_tile_avx512_u64, 8};
-      default:
-        break;
-    }
-  } else if (isa == Isa::avx2) {
-    switch (es) {
-      case 1:
-        return {&transpose_tile_sse2_u8, 16};
-      case 2:
-        return {&transpose_tile_sse2_u16, 8};
-      case 4:
-        return {&transpose_tile_avx2_u32, 8};
-      case 8:
-        return {&transpose_tile_avx2_u64, 4};
-      default:
-        break;
-    }
+    if (es == 2 && max_w >= 16)
+      return {&transpose_tile_avx512_u16<false>, 16, &transpose_tile_avx512_u16<true>};
+    if (es == 4 && max_w >= 16)
+      return {&transpose_tile_avx512_u32<false>, 16, &transpose_tile_avx512_u32<true>};
+    if (es == 8 && max_w >= 8)
+      return {&transpose_tile_avx512_u64<false>, 8, &transpose_tile_avx512_u64<true>};
+  }
+  if (isa != Isa::scalar) {
+    if (es == 1 && max_w >= 16) return {&transpose_tile_sse2_u8, 16};
+    if (es == 2 && max_w >= 8) return {&transpose_tile_sse2_u16, 8};
+    if (es == 4 && max_w >= 8) return {&transpose_tile_avx2_u32, 8};
+    if (es == 8 && max_w >= 4) return {&transpose_tile_avx2_u64, 4};
   }
 #endif
-  return scalar_tile_kernel(es);
+  return scalar_tile_kernel(es, max_w);
 }
 
 }  // namespace strided::detail::simd

@@ -18,7 +18,8 @@ using TileFn = void (*)(const std::byte* src, const std::ptrdiff_t* src_rows, st
 
 struct TileKernel {
   TileFn fn = nullptr;
-  std::size_t w = 0;  // tile edge in elements
+  std::size_t w = 0;        // tile edge in elements
+  TileFn stream = nullptr;  // same kernel with non-temporal stores (rows aligned to w * size)
 };
 
 template <std::size_t ES, std::size_t W>
@@ -40,21 +41,31 @@ void transpose_tile_generic(const std::byte* src, const std::ptrdiff_t* src_rows
   }
 }
 
-/// The scalar kernel for an element size.
-inline TileKernel scalar_tile_kernel(std::size_t es) noexcept {
+template <std::size_t ES>
+TileKernel scalar_sized(std::size_t max_w) noexcept {
+  if (max_w >= 16 && ES <= 2) return {&transpose_tile_scalar<ES, 16>, 16};
+  if (max_w >= 8) return {&transpose_tile_scalar<ES, 8>, 8};
+  if (max_w >= 4) return {&transpose_tile_scalar<ES, 4>, 4};
+  return {&transpose_tile_scalar<ES, 2>, 2};
+}
+
+/// The scalar kernel for an element size, with a tile edge of at most max_w (>= 2) elements.
+inline TileKernel scalar_tile_kernel(std::size_t es, std::size_t max_w) noexcept {
   switch (es) {
     case 1:
-      return {&transpose_tile_scalar<1, 16>, 16};
+      return scalar_sized<1>(max_w);
     case 2:
-      return {&transpose_tile_scalar<2, 16>, 16};
+      return scalar_sized<2>(max_w);
     case 4:
-      return {&transpose_tile_scalar<4, 8>, 8};
+      return scalar_sized<4>(max_w);
     case 8:
-      return {&transpose_tile_scalar<8, 8>, 8};
+      return scalar_sized<8>(max_w);
     case 16:
-      return {&transpose_tile_scalar<16, 4>, 4};
+      return max_w >= 4 ? TileKernel{&transpose_tile_scalar<16, 4>, 4}
+                        : TileKernel{&transpose_tile_scalar<16, 2>, 2};
     default:
-      return {&transpose_tile_generic<4>, 4};
+      return max_w >= 4 ? TileKernel{&transpose_tile_generic<4>, 4}
+                        : TileKernel{&transpose_tile_generic<2>, 2};
   }
 }
 

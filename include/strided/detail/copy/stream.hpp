@@ -1,0 +1,124 @@
+// Non-temporal (streaming) stores for copies whose destination is far larger than the caches.
+//
+// A normal store first reads the destination line (read-for-ownership), so a copy moves three
+// bytes over the memory bus per byte copied; glibc's memcpy switches to streaming stores for
+// large sizes and moves two. The copy kernels do the same above `stream_threshold` bytes of
+// destination, so that they race memcpy on equal terms. Streaming stores need aligned
+// addresses: a head and tail are copied normally.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "strided/detail/simd/isa.hpp"
+
+#if STRIDED_X86
+#include <immintrin.h>
+#endif
+
+namespace strided::detail::copy_impl {
+
+/// Destination size from which the kernels stream. Below it the destination is likely to be read
+/// again soon (and fits in the 32 MiB L3 of the machines measured), so it should stay cached.
+inline constexpr std::size_t default_stream_threshold = std::size_t{16} << 20;
+
+namespace stream_impl {
+inline std::atomic<std::size_t> threshold{default_stream_threshold};
+}
+
+/// The current threshold (bytes of destination).
+inline std::size_t stream_threshold() noexcept {
+  return stream_impl::threshold.load(std::memory_order_relaxed);
+}
+
+/// Lowers or raises the threshold for its lifetime: tests use it to run the streaming paths on
+/// small copies, benchmarks to measure where streaming starts to pay.
+class ScopedStreamThreshold {
+ public:
+  explicit ScopedStreamThreshold(std::size_t bytes) noexcept
+      : previous_(stream_impl::threshold.exchange(bytes)) {}
+  ~ScopedStreamThreshold() { stream_impl::threshold.store(previous_); }
+  ScopedStreamThreshold(const ScopedStreamThreshold&) = delete;
+  ScopedStreamThreshold& operator=(const ScopedStreamThreshold&) = delete;
+
+ private:
+  std::size_t previous_;
+};
+
+/// Whether streaming stores are available at the active level (the scalar level never streams,
+/// so that it stays the plain twin the SIMD paths are tested against).
+inline bool can_stream() noexcept {
+#if STRIDED_X86
+  return active_isa() != Isa::scalar;
+#else
+  return false;
+#endif
+}
+
+#if STRIDED_X86
+[[gnu::target("avx2,fma,f16c")]] inline void stream_copy_avx2(std::byte* d, const std::byte* s,
+                                                              std::size_t n) noexcept {
+  const auto mis = reinterpret_cast<std::uintptr_t>(d) % 32;
+  std::size_t head = mis == 0 ? 0 : 32 - mis;
+  if (head > n) head = n;
+  std::memcpy(d, s, head);
+  std::size_t i = head;
+  for (; i + 128 <= n; i += 128) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 32));
+    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 64));
+    const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 96));
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i), a);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + 32), b);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + 64), c);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + 96), e);
+  }
+  for (; i + 32 <= n; i += 32)
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i),
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i)));
+  std::memcpy(d + i, s + i, n - i);
+}
+
+[[gnu::target("avx512f,avx512bw,avx512dq,avx512vl")]] inline void stream_copy_avx512(
+    std::byte* d, const std::byte* s, std::size_t n) noexcept {
+  const auto mis = reinterpret_cast<std::uintptr_t>(d) % 64;
+  std::size_t head = mis == 0 ? 0 : 64 - mis;
+  if (head > n) head = n;
+  std::memcpy(d, s, head);
+  std::size_t i = head;
+  for (; i + 256 <= n; i += 256) {
+    const __m512i a = _mm512_loadu_si512(s + i);
+    const __m512i b = _mm512_loadu_si512(s + i + 64);
+    const __m512i c = _mm512_loadu_si512(s + i + 128);
+    const __m512i e = _mm512_loadu_si512(s + i + 192);
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(d + i), a);
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(d + i + 64), b);
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(d + i + 128), c);
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(d + i + 192), e);
+  }
+  for (; i + 64 <= n; i += 64)
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(d + i), _mm512_loadu_si512(s + i));
+  std::memcpy(d + i, s + i, n - i);
+}
+#endif
+
+/// memcpy with streaming stores (when can_stream()); call stream_fence() after the last one.
+inline void stream_copy(std::byte* d, const std::byte* s, std::size_t n) noexcept {
+#if STRIDED_X86
+  if (active_isa() == Isa::avx512) return stream_copy_avx512(d, s, n);
+  if (active_isa() == Isa::avx2) return stream_copy_avx2(d, s, n);
+#endif
+  std::memcpy(d, s, n);
+}
+
+/// Orders streaming stores before later stores (they are weakly ordered): the copied data must be
+/// visible to whoever the caller hands the destination to, e.g. another thread.
+inline void stream_fence() noexcept {
+#if STRIDED_X86
+  _mm_sfence();
+#endif
+}
+
+}  // namespace strided::detail::copy_impl
