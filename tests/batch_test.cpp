@@ -253,6 +253,8 @@ TEST_CASE("any contiguous range of samples is accepted", "[batch]") {
   check_stack(vec, 0, *strided::stack_samples(vec));
   check_stack(vec, 0, *strided::stack_samples(arr));
   check_stack(vec, 0, *strided::stack_samples(span));
+  const Tensor<float> c_array[] = {a, b};
+  check_stack(vec, 0, *strided::stack_samples(c_array));
   check_concat(vec, 0, *strided::concat_batches(arr));
   STATIC_REQUIRE(strided::SampleRange<std::vector<Tensor<float>>>);
   STATIC_REQUIRE(strided::SampleRange<std::array<Tensor<float>, 3>>);
