@@ -200,6 +200,19 @@ TEST_CASE("as_slice, host_slice and as_view_slice") {
   REQUIRE(b.as_view_slice().value().size() == 4);
 }
 
+TEST_CASE("a host slice keeps its buffer alive after the tensor is gone") {
+  std::optional<strided::HostSlice<float>> borrowed, owned;
+  {
+    const auto t = iota({2, 3});
+    borrowed = t.host_slice();
+    owned = t.transpose(0, 1).value().host_slice();
+  }
+  REQUIRE(borrowed->is_borrowed());
+  REQUIRE(std::vector<float>(borrowed->begin(), borrowed->end()) ==
+          std::vector<float>{0, 1, 2, 3, 4, 5});
+  REQUIRE(std::vector<float>(owned->begin(), owned->end()) == std::vector<float>{0, 3, 1, 4, 2, 5});
+}
+
 TEST_CASE("contiguous, copy_to and to_vector materialise in row-major order") {
   const auto t = iota({2, 3});
   REQUIRE(t.contiguous().shares_storage_with(t));

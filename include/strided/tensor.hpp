@@ -32,9 +32,9 @@ namespace strided {
 template <Element T>
 class HostSlice {
  public:
-  /// A view of `borrowed`; `owned` keeps an owned copy alive (null when borrowed).
-  HostSlice(std::span<const T> borrowed, std::shared_ptr<const T> owned, bool is_borrowed)
-      : span_(borrowed), owned_(std::move(owned)), borrowed_(is_borrowed) {}
+  /// A view of `borrowed`, kept alive by `owner` (the tensor's buffer, or an owned copy).
+  HostSlice(std::span<const T> borrowed, std::shared_ptr<const T> owner, bool is_borrowed)
+      : span_(borrowed), owner_(std::move(owner)), borrowed_(is_borrowed) {}
 
   /// The elements in row-major order.
   std::span<const T> span() const noexcept { return span_; }
@@ -53,7 +53,7 @@ class HostSlice {
 
  private:
   std::span<const T> span_;
-  std::shared_ptr<const T> owned_;  // keeps an owned copy alive; the tensor keeps a borrowed one
+  std::shared_ptr<const T> owner_;
   bool borrowed_;
 };
 
@@ -178,7 +178,8 @@ class Tensor {
 
   /// Borrowed when contiguous, else materialised once.
   HostSlice<T> host_slice() const {
-    if (auto slice = as_slice()) return HostSlice<T>(*slice, nullptr, true);
+    // The borrowed form also holds the buffer, so the slice stays valid without the tensor.
+    if (auto slice = as_slice()) return HostSlice<T>(*slice, data_, true);
     Tensor copy = contiguous();
     return HostSlice<T>(std::span<const T>(copy.data_.get(), copy.numel()), copy.data_, false);
   }
