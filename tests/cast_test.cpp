@@ -11,6 +11,7 @@
 #include <memory>
 #include <random>
 #include <strided/detail/cast.hpp>
+#include <strided/tensor.hpp>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -517,4 +518,83 @@ TEST_CASE("f16 -> f32 agrees with NumPy and bf16 -> f32 with PyTorch", "[cast][p
   }
   CHECK(bulk_mismatches(h, numpy) == 0);
   CHECK(bulk_mismatches(b, torch) == 0);
+}
+
+// ---- Tensor<T>::cast<U>() on views ----------------------------------------------------------
+namespace {
+
+/// cast<U>() of `view` must equal casting its contiguous() copy element by element, on every ISA.
+template <class T, class U>
+void check_view_cast(const strided::Tensor<T>& view, const char* what) {
+  const std::vector<T> dense = view.contiguous().to_vector();
+  for (int level = 0; level < strided::detail::available_isa_count(); ++level) {
+    ScopedIsa isa(static_cast<Isa>(level));
+    auto cast = view.template cast<U>();
+    REQUIRE(cast.has_value());
+    CHECK(cast->shape() == view.shape());
+    CHECK(cast->is_contiguous());
+    const std::vector<U> got = cast->to_vector();
+    REQUIRE(got.size() == dense.size());
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < dense.size(); ++i) {
+      const U want = cast_value<T, U>(dense[i]);
+      const U have = got[i];
+      bad += same_bits(have, want) ? 0 : 1;
+    }
+    INFO(what << ": " << strided::element_traits<T>::name << " -> "
+              << strided::element_traits<U>::name << " on isa " << level);
+    CHECK(bad == 0);
+  }
+}
+
+template <class T>
+void check_views_of(const strided::Tensor<T>& base) {
+  // base: shape [4, 6, 40]; 40 > one SIMD block, so kernels see full blocks and tails.
+  const auto transposed = base.transpose(0, 2).value();
+  const auto narrowed = base.narrow(2, 3, 29).value();
+  const auto flipped = base.flip(2).value();                              // negative stride
+  const auto row = base.narrow(0, 1, 1).value().narrow(1, 2, 1).value();  // [1, 1, 40]
+  const auto broadcast = row.broadcast_to({3, 5, 40}).value();            // zero strides
+  std::apply(
+      [&](auto... to) {
+        ((check_view_cast<T, decltype(to)>(transposed, "transpose"),
+          check_view_cast<T, decltype(to)>(narrowed, "narrow"),
+          check_view_cast<T, decltype(to)>(flipped, "flip"),
+          check_view_cast<T, decltype(to)>(broadcast, "broadcast"),
+          check_view_cast<T, decltype(to)>(base, "contiguous")),
+         ...);
+      },
+      std::tuple<bool, std::int8_t, std::uint8_t, std::int32_t, std::uint64_t, float, double, f16,
+                 bf16>{});
+}
+
+}  // namespace
+
+TEST_CASE("cast<U>() of transposed, narrowed, flipped and broadcast views", "[cast][tensor]") {
+  const Array<float> f = samples<float>(4 * 6 * 40, 21);
+  check_views_of(strided::Tensor<float>::from_vector(
+                     std::vector<float>(f.data(), f.data() + f.size()), {4, 6, 40})
+                     .value());
+  const Array<f16> h = samples<f16>(4 * 6 * 40, 22);
+  check_views_of(
+      strided::Tensor<f16>::from_vector(std::vector<f16>(h.data(), h.data() + h.size()), {4, 6, 40})
+          .value());
+  const Array<std::int32_t> i = samples<std::int32_t>(4 * 6 * 40, 23);
+  check_views_of(strided::Tensor<std::int32_t>::from_vector(
+                     std::vector<std::int32_t>(i.data(), i.data() + i.size()), {4, 6, 40})
+                     .value());
+}
+
+TEST_CASE("to_f32() of a transposed bf16 view", "[cast][tensor]") {
+  const Array<bf16> b = samples<bf16>(240, 31);
+  const auto t =
+      strided::Tensor<bf16>::from_vector(std::vector<bf16>(b.data(), b.data() + b.size()), {4, 60})
+          .value()
+          .transpose(0, 1)
+          .value();
+  const auto f = t.to_f32().value();
+  const std::vector<bf16> dense = t.contiguous().to_vector();
+  const std::vector<float> got = f.to_vector();
+  REQUIRE(got.size() == 240);
+  for (std::size_t k = 0; k < 240; ++k) CHECK(same_bits(got[k], cast_value<bf16, float>(dense[k])));
 }
