@@ -104,6 +104,31 @@ inline bool can_stream() noexcept {
 }
 #endif
 
+#if STRIDED_X86
+[[gnu::target("avx2,fma,f16c")]] inline void stream_line_avx2(std::byte* d,
+                                                              const std::byte* s) noexcept {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(d),
+                      _mm256_load_si256(reinterpret_cast<const __m256i*>(s)));
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(d + 32),
+                      _mm256_load_si256(reinterpret_cast<const __m256i*>(s + 32)));
+}
+
+[[gnu::target("avx512f,avx512bw,avx512dq,avx512vl")]] inline void stream_line_avx512(
+    std::byte* d, const std::byte* s) noexcept {
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(d), _mm512_load_si512(s));
+}
+#endif
+
+/// One 64-byte line from a 64-byte aligned `s` to a 64-byte aligned `d`, bypassing the caches
+/// when can_stream() (else a plain copy).
+inline void stream_line(std::byte* d, const std::byte* s) noexcept {
+#if STRIDED_X86
+  if (active_isa() == Isa::avx512) return stream_line_avx512(d, s);
+  if (active_isa() == Isa::avx2) return stream_line_avx2(d, s);
+#endif
+  std::memcpy(d, s, 64);
+}
+
 /// memcpy with streaming stores (when can_stream()); call stream_fence() after the last one.
 inline void stream_copy(std::byte* d, const std::byte* s, std::size_t n) noexcept {
 #if STRIDED_X86

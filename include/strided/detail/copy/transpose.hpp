@@ -77,6 +77,39 @@ inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j
   }
 }
 
+/// Micro-kernels whose rows are shorter than a cache line (16 x 16 bytes, 8 x 8 floats, ...)
+/// write partial destination lines; with power-of-two leading dimensions those lines all map to
+/// the same L1 sets and are evicted before the next kernel completes them, so every line is
+/// fetched and written back several times. The staged macro-tile transposes a (64/es)^2 tile into
+/// an L1-resident buffer of whole lines first, then writes each destination line in one go
+/// (streamed when `stream`).
+inline constexpr std::size_t line = 64;
+
+inline void transpose_staged_tile(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
+                                  const std::ptrdiff_t* dst_i, std::size_t bi, std::size_t bj,
+                                  std::size_t es, simd::TileKernel k, bool stream) {
+  const std::size_t l = line / es;  // tile edge: one line of elements
+  const std::size_t il = bi - bi % l, jl = bj - bj % l;
+  alignas(64) std::array<std::byte, line * line> tmp;
+  std::array<std::ptrdiff_t, line> tmp_rows;
+  for (std::size_t c = 0; c < l; ++c) tmp_rows[c] = static_cast<std::ptrdiff_t>(c * line);
+  for (std::size_t i0 = 0; i0 < il; i0 += l)
+    for (std::size_t j0 = 0; j0 < jl; j0 += l) {
+      for (std::size_t j = 0; j < l; j += k.w)
+        for (std::size_t i = 0; i < l; i += k.w)
+          k.fn(s + (i0 + i) * es, src_j + j0 + j, tmp.data() + j * es, tmp_rows.data() + i, es);
+      for (std::size_t c = 0; c < l; ++c) {
+        std::byte* out = d + dst_i[i0 + c] + j0 * es;
+        if (stream)
+          stream_line(out, tmp.data() + c * line);
+        else
+          std::memcpy(out, tmp.data() + c * line, line);
+      }
+    }
+  if (il < bi) transpose_macro_tile(s + il * es, src_j, d, dst_i + il, bi - il, bj, es, k);
+  if (jl < bj) transpose_macro_tile(s, src_j + jl, d + jl * es, dst_i, il, bj - jl, es, k);
+}
+
 /// Macro-tile edge: the largest power-of-two multiple of W whose B x B tile is at most 16 KiB, so
 /// that source and destination tiles stay in a 48 KiB L1 together.
 inline std::size_t macro_edge(std::size_t es, std::size_t w) noexcept {
@@ -121,32 +154,54 @@ inline void run_transpose(const CopyPlan& p) {
   for (std::size_t k = 0; k < p.rank; ++k)
     if (!used[k]) o.ptr[o.count++] = &p.axes[k];
   simd::TileKernel kern = simd::tile_kernel(es, std::min(gi.extent, gj.extent));
-  const bool stream = kern.stream != nullptr && dst_bytes(p) >= stream_threshold() &&
-                      rows_aligned(p, o, gi, kern.w * es);
-  if (stream) kern.fn = kern.stream;
-  const std::size_t b = macro_edge(es, kern.w);
+  const bool staged = kern.w * es < line && line % (kern.w * es) == 0 &&
+                      std::min(gi.extent, gj.extent) >= line / es;
+  const bool big = dst_bytes(p) >= stream_threshold() && can_stream();
+  const bool stream = big && (staged || kern.stream != nullptr) &&
+                      rows_aligned(p, o, gi, staged ? line : kern.w * es);
+  if (stream && !staged) kern.fn = kern.stream;
+  // Staged tiles are cheap to leave (whole lines written), so their macro-tiles are as long as
+  // the tables allow: measured 6.0x -> 4.2x (u8) and 3.7x -> 2.9x (bf16) of memcpy from 64 to 256.
+  const std::size_t b = staged ? max_block : macro_edge(es, kern.w);
   const bool whole_i = gi.extent <= table_cap, whole_j = gj.extent <= table_cap;
   std::array<std::ptrdiff_t, table_cap> all_i, all_j;
   if (whole_i) group_offsets<false>(gi, 0, gi.extent, all_i.data());
   if (whole_j) group_offsets<true>(gj, 0, gj.extent, all_j.data());
+  // Staged tiles walk the source rows sequentially (J blocks outer, I blocks inner): their
+  // destination lines are written whole, so only the reads need the prefetchers' help.
+  // Measured on 4096^2 bf16: 3.7x -> 2.9x of memcpy; 8192^2 u8: 5.9x -> 4.9x.
   for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
                  [&](const std::byte* s0, std::byte* d0) {
                    std::array<std::ptrdiff_t, max_block> src_j, dst_i;
-                   for (std::size_t ib = 0; ib < gi.extent; ib += b) {
-                     const std::size_t bi = std::min(b, gi.extent - ib);
-                     const std::ptrdiff_t* ti = all_i.data() + ib;
-                     if (!whole_i) {
-                       group_offsets<false>(gi, ib, bi, dst_i.data());
-                       ti = dst_i.data();
-                     }
+                   auto i_table = [&](std::size_t ib, std::size_t bi) -> const std::ptrdiff_t* {
+                     if (whole_i) return all_i.data() + ib;
+                     group_offsets<false>(gi, ib, bi, dst_i.data());
+                     return dst_i.data();
+                   };
+                   auto j_table = [&](std::size_t jb, std::size_t bj) -> const std::ptrdiff_t* {
+                     if (whole_j) return all_j.data() + jb;
+                     group_offsets<true>(gj, jb, bj, src_j.data());
+                     return src_j.data();
+                   };
+                   if (staged) {
                      for (std::size_t jb = 0; jb < gj.extent; jb += b) {
                        const std::size_t bj = std::min(b, gj.extent - jb);
-                       const std::ptrdiff_t* tj = all_j.data() + jb;
-                       if (!whole_j) {
-                         group_offsets<true>(gj, jb, bj, src_j.data());
-                         tj = src_j.data();
+                       const std::ptrdiff_t* tj = j_table(jb, bj);
+                       for (std::size_t ib = 0; ib < gi.extent; ib += b) {
+                         const std::size_t bi = std::min(b, gi.extent - ib);
+                         transpose_staged_tile(s0 + ib * es, tj, d0 + jb * es, i_table(ib, bi), bi,
+                                               bj, es, kern, stream);
                        }
-                       transpose_macro_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, kern);
+                     }
+                     return;
+                   }
+                   for (std::size_t ib = 0; ib < gi.extent; ib += b) {
+                     const std::size_t bi = std::min(b, gi.extent - ib);
+                     const std::ptrdiff_t* ti = i_table(ib, bi);
+                     for (std::size_t jb = 0; jb < gj.extent; jb += b) {
+                       const std::size_t bj = std::min(b, gj.extent - jb);
+                       transpose_macro_tile(s0 + ib * es, j_table(jb, bj), d0 + jb * es, ti, bi, bj,
+                                            es, kern);
                      }
                    }
                  });
