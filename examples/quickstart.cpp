@@ -1,49 +1,28 @@
 // strided in one page: build a tensor, take zero-copy views, make one contiguous, read elements.
-// Built and run by the first command of README.md; its output is shown there.
-#include <cstddef>
+// Built and run by the first command of README.md; its output is shown there (and checked by the
+// CTest test readme.quickstart_output).
 #include <iostream>
 #include <strided/tensor.hpp>
-#include <vector>
-
-namespace {
-
-// TODO(lead): print with `std::cout << t` once operator<< (the text engine) lands, and update the
-// output shown in README.md. Until then: a row-major dump through get().
-void print(const char* name, const strided::Tensor<float>& t) {
-  std::cout << name << ": shape [";
-  for (std::size_t k = 0; k < t.rank(); ++k) std::cout << (k ? ", " : "") << t.shape()[k];
-  std::cout << "], strides [";
-  for (std::size_t k = 0; k < t.rank(); ++k) std::cout << (k ? ", " : "") << t.strides()[k];
-  std::cout << "], contiguous: " << (t.is_contiguous() ? "yes" : "no") << "\n";
-  for (std::size_t i = 0; i < t.shape()[0]; ++i) {
-    std::cout << "  ";
-    for (std::size_t j = 0; j < t.shape()[1]; ++j) std::cout << ' ' << *t.get({i, j});
-    std::cout << "\n";
-  }
-}
-
-}  // namespace
 
 int main() {
   using strided::Tensor;
 
   // from_vector adopts the vector's buffer (no copy) and checks that 6 == 2 * 3.
   const Tensor<float> a = Tensor<float>::from_vector({1, 2, 3, 4, 5, 6}, {2, 3}).value();
-  print("a", a);
+  std::cout << "a:\n" << a << "\n";
 
   // Views share a's buffer: transposing only swaps shape and strides.
   const Tensor<float> at = a.transpose(0, 1).value();
-  print("a.transpose(0, 1)", at);
+  std::cout << "a.transpose(0, 1):\n" << at << "\n" << strided::to_debug_string(at) << "\n";
+  std::cout << "a.narrow(1, 1, 2):\n" << a.narrow(1, 1, 2).value() << "\n";
 
   // contiguous() copies into a fresh row-major buffer (it returns *this when already contiguous).
   const Tensor<float> c = at.contiguous();
-  print("contiguous()", c);
-  std::cout << "to_vector():";
-  for (float x : c.to_vector()) std::cout << ' ' << x;
-  std::cout << "\n";
+  std::cout << "at.contiguous():\n" << strided::to_debug_string(c) << "\n";
+  std::cout << "c.get({2, 1}): " << c.get({2, 1}).value() << "\n";
 
   // Fallible operations return strided::Result: errors are values, with a readable message.
   const auto bad = a.transpose(0, 2);
-  if (!bad) std::cout << "a.transpose(0, 2): error: " << bad.error().message() << "\n";
+  if (!bad) std::cout << "a.transpose(0, 2): " << bad.error().message() << "\n";
   return bad ? 1 : 0;
 }

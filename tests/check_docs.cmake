@@ -1,7 +1,8 @@
 # cmake -P script: keeps the documentation's code honest.
 #   -DMODE=snippets -DROOT=<source dir>
 #       In README.md and docs/*.md, a line `<!-- snippet: <path> -->` must be followed by a fenced
-#       code block whose text occurs verbatim in <path> (relative to the source dir).
+#       code block whose lines occur consecutively in <path> (relative to the source dir), compared
+#       without their leading whitespace (so an excerpt may be de-indented).
 #   -DMODE=output -DROOT=<source dir> -DPROGRAM=<exe> -DMARKER=<name>
 #       The fenced block after `<!-- <name> -->` in README.md must equal what <exe> prints.
 cmake_minimum_required(VERSION 3.20)
@@ -63,6 +64,8 @@ if(MODE STREQUAL "snippets")
         block_after(_lines ${_index} _block)
         unescape(_block)
         file(READ "${ROOT}/${_src}" _source)
+        string(REGEX REPLACE "(^|\n)[ \t]+" "\\1" _block "${_block}")
+        string(REGEX REPLACE "(^|\n)[ \t]+" "\\1" _source "${_source}")
         string(FIND "${_source}" "${_block}" _pos)
         math(EXPR _checked "${_checked} + 1")
         if(_pos EQUAL -1 OR _block STREQUAL "")
