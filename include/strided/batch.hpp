@@ -88,10 +88,15 @@ requires requires {
 struct can_make_batch<S, std::tuple<M...>> : std::true_type {};
 
 template <class S>
-concept structured_sample = !is_tensor_v<S> && requires(const S& s) {
+concept has_sample_members = requires(const S& s) {
   sample_traits<S>::members(s);
-}
-&&members_are_samples<sample_members_t<S>>::value&& can_make_batch<S, sample_members_t<S>>::value;
+};
+
+// Lazily: members_are_samples is only asked once members() exists.
+template <class S>
+concept structured_sample = !is_tensor_v<S> && has_sample_members<S> &&
+                            (members_are_samples<sample_members_t<S>>::value &&
+                             can_make_batch<S, sample_members_t<S>>::value);
 
 // What a sample type is: ::value, and for samples ::batch (its batch type) and ::input (the
 // tensor type inference_input() returns).
