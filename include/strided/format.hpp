@@ -1,0 +1,134 @@
+// fmt::formatter (and std::formatter where <format> exists) for Tensor<T>, over the text engine:
+//   {}      Display: PyTorch's str(t) without the dtype        strided::to_string(t)
+//   {:.N}   Display with N decimals                            strided::display(t, {.precision=N})
+//   {:?}    Debug: structure and a bounded preview of values   strided::to_debug_string(t)
+//   {:#?}   Debug, one field per line                          strided::to_debug_string(t, true)
+// Any other spec is a format error: at compile time where the library checks format strings
+// (fmt::format("..."), std::format("...")), else fmt::format_error / std::format_error.
+// Needs fmt (link strided::fmt); tensor.hpp alone gives operator<< and to_string without it.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "strided/detail/format.hpp"
+#include "strided/tensor.hpp"
+
+#if __has_include(<format>)
+#include <format>
+#endif
+
+namespace strided::detail {
+
+/// A parsed format spec for Tensor: which form, and the precision of `{:.N}` (-1: default).
+struct TextSpec {
+  enum class Form { display, debug, pretty_debug };
+  Form form = Form::display;
+  int precision = -1;
+
+  template <class T>
+  std::string render(const Tensor<T>& t) const {
+    switch (form) {
+      case Form::debug:
+        return to_debug_string(t);
+      case Form::pretty_debug:
+        return to_debug_string(t, true);
+      case Form::display:
+        break;
+    }
+    PrintOptions options;
+    if (precision >= 0) options.precision = precision;
+    return display(t, options);
+  }
+};
+
+/// Parses `[.N] | ? | #?` up to the closing brace and returns the position reached; `ok` turns
+/// false when the spec is invalid.
+template <class It>
+constexpr It parse_text_spec(It it, It end, TextSpec& spec, bool& ok) {
+  ok = true;
+  if (it == end || *it == '}') return it;
+  if (*it == '.') {
+    ++it;
+    if (it == end || *it < '0' || *it > '9') {
+      ok = false;
+      return it;
+    }
+    int value = 0;
+    for (; it != end && *it >= '0' && *it <= '9'; ++it) {
+      value = value * 10 + (*it - '0');
+      if (value > 1000) {  // more decimals than any double has digits: a mistake, not a request
+        ok = false;
+        return it;
+      }
+    }
+    spec.precision = value;
+  } else if (*it == '?') {
+    spec.form = TextSpec::Form::debug;
+    ++it;
+  } else if (*it == '#') {
+    ++it;
+    if (it == end || *it != '?') {
+      ok = false;
+      return it;
+    }
+    spec.form = TextSpec::Form::pretty_debug;
+    ++it;
+  }
+  if (it != end && *it != '}') ok = false;
+  return it;
+}
+
+inline constexpr const char* text_spec_error =
+    "invalid format spec for strided::Tensor: use {}, {:.N}, {:?} or {:#?}";
+
+}  // namespace strided::detail
+
+template <strided::detail::Printable T>
+struct fmt::formatter<strided::Tensor<T>> {
+  strided::detail::TextSpec spec;
+
+  FMT_CONSTEXPR auto parse(fmt::format_parse_context& ctx) -> decltype(ctx.begin()) {
+    bool ok = true;
+    auto it = strided::detail::parse_text_spec(ctx.begin(), ctx.end(), spec, ok);
+#if FMT_VERSION >= 110000
+    if (!ok) fmt::report_error(strided::detail::text_spec_error);
+#else
+    if (!ok) ctx.on_error(strided::detail::text_spec_error);
+#endif
+    return it;
+  }
+
+  template <class FormatContext>
+  auto format(const strided::Tensor<T>& t, FormatContext& ctx) const -> decltype(ctx.out()) {
+    const std::string text = spec.render(t);
+    return std::copy(text.begin(), text.end(), ctx.out());
+  }
+};
+
+#if defined(__cpp_lib_format)
+template <strided::detail::Printable T>
+struct std::formatter<strided::Tensor<T>, char> {
+  strided::detail::TextSpec spec;
+
+  constexpr auto parse(std::format_parse_context& ctx) -> decltype(ctx.begin()) {
+    bool ok = true;
+    auto it = strided::detail::parse_text_spec(ctx.begin(), ctx.end(), spec, ok);
+#if defined(__cpp_exceptions)
+    if (!ok) throw std::format_error(strided::detail::text_spec_error);
+#else
+    if (!ok) std::abort();  // not a constant expression: still a compile-time error in std::format
+#endif
+    return it;
+  }
+
+  template <class FormatContext>
+  auto format(const strided::Tensor<T>& t, FormatContext& ctx) const -> decltype(ctx.out()) {
+    const std::string text = spec.render(t);
+    return std::copy(text.begin(), text.end(), ctx.out());
+  }
+};
+#endif
