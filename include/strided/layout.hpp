@@ -100,6 +100,8 @@ constexpr Result<Shape> resolve_infer(const Shape& shape, std::size_t numel, con
   return out;
 }
 
+struct LayoutAccess;  // the view algebra of layout_views.hpp (builds sub-layouts in place)
+
 }  // namespace detail
 
 /// Where each element of an n-dimensional array lives in a flat buffer: element `i` is at
@@ -325,6 +327,8 @@ class Layout {
     if (view_d != -1) return std::nullopt;
     return out;
   }
+
+  friend struct detail::LayoutAccess;
 
   Shape shape_;
   Strides strides_;

@@ -51,11 +51,11 @@ constexpr SliceRange slice_range(std::size_t size, std::ptrdiff_t start, std::pt
     return v;
   };
   const view_int first = adjust(start, true), last = adjust(stop, false);
-  view_int count = 0;
-  if (s < 0 && last < first) count = (first - last - 1) / -s + 1;
-  if (s > 0 && first < last) count = (last - first - 1) / s + 1;
-  if (count == 0) return {};
-  return {static_cast<std::size_t>(first), static_cast<std::size_t>(count)};
+  const view_int gap = s < 0 ? first - last : last - first;  // in [.., size + 1]
+  if (gap <= 0) return {};
+  // 64-bit division: a 128-bit one is a library call and would dominate the cost of a slice.
+  const auto magnitude = static_cast<std::size_t>(s < 0 ? -s : s);
+  return {static_cast<std::size_t>(first), static_cast<std::size_t>(gap - 1) / magnitude + 1};
 }
 
 /// offset + index * stride: the storage index of an element the layout reaches, so it lies in
@@ -75,11 +75,20 @@ constexpr std::ptrdiff_t mul_or(std::ptrdiff_t a, std::ptrdiff_t b,
   return __builtin_mul_overflow(a, b, &out) ? fallback : out;
 }
 
-/// Builds the result layout, reporting any failure under `op`.
-constexpr Result<Layout> make_view(Shape shape, Strides strides, std::size_t offset,
-                                   const char* op) {
-  return Layout::from_parts(std::move(shape), std::move(strides), offset, op);
-}
+/// Write access to a layout's parts. The functions below only derive sub-layouts of a valid
+/// layout (every element of the result is an element of the input, the rank is checked), so
+/// Layout's invariants hold without from_parts's re-checks; building the result in a copy of the
+/// input, in place, keeps each view op as cheap as Layout::transpose.
+struct LayoutAccess {
+  static constexpr Shape& shape(Layout& l) noexcept { return l.shape_; }
+  static constexpr Strides& strides(Layout& l) noexcept { return l.strides_; }
+  static constexpr std::size_t& offset(Layout& l) noexcept { return l.offset_; }
+  /// Removes axis `dim`.
+  static constexpr void erase(Layout& l, std::size_t dim) {
+    l.shape_.erase(dim);
+    l.strides_.erase(dim);
+  }
+};
 
 }  // namespace detail
 
@@ -92,39 +101,24 @@ constexpr Result<Layout> slice(const Layout& in, std::size_t dim, std::ptrdiff_t
                                std::ptrdiff_t stop = end, std::ptrdiff_t step = 1) {
   if (dim >= in.rank()) return ShapeError::axis_out_of_range("slice", dim, in.shape());
   if (step == 0) return ShapeError::invalid_argument("slice", "step must not be zero");
+  using A = detail::LayoutAccess;
   const detail::SliceRange r = detail::slice_range(in.shape()[dim], start, stop, step);
-  Shape shape = in.shape();
-  Strides strides = in.strides();
-  std::size_t offset = in.offset();
-  shape[dim] = r.count;
-  strides[dim] = detail::mul_or(strides[dim], step, strides[dim]);  // exact when count >= 2
-  if (!in.empty() && r.count > 0) {
-    const auto moved = detail::moved_offset(offset, r.start, in.strides()[dim]);
-    if (!moved) return ShapeError::size_overflow("slice", in.shape());
-    offset = *moved;
-  }
-  return detail::make_view(std::move(shape), std::move(strides), offset, "slice");
-}
-
-/// Reverses axis `dim`: the offset moves to the last element and the stride changes sign.
-constexpr Result<Layout> flip(const Layout& in, std::size_t dim) {
-  if (dim >= in.rank()) return ShapeError::axis_out_of_range("flip", dim, in.shape());
-  const std::size_t size = in.shape()[dim];
   const std::ptrdiff_t stride = in.strides()[dim];
-  std::size_t offset = in.offset();
-  if (!in.empty() && size > 1) {
-    const auto moved = detail::moved_offset(offset, size - 1, stride);
-    if (!moved || stride == std::numeric_limits<std::ptrdiff_t>::min())
-      return ShapeError::size_overflow("flip", in.shape());
-    offset = *moved;
+  Layout out = in;
+  if (!in.empty() && r.count > 0) {
+    const auto moved = detail::moved_offset(in.offset(), r.start, stride);
+    if (!moved) return ShapeError::size_overflow("slice", in.shape());
+    A::offset(out) = *moved;
   }
-  Strides strides = in.strides();
-  strides[dim] = detail::mul_or(stride, -1, stride);
-  return detail::make_view(in.shape(), std::move(strides), offset, "flip");
+  A::shape(out)[dim] = r.count;
+  A::strides(out)[dim] = detail::mul_or(stride, step, stride);  // exact when count >= 2
+  return out;
 }
 
-/// Reverses every axis named in `dims` (each at most once: duplicate_axis otherwise).
+/// Reverses every axis named in `dims` (each at most once: duplicate_axis otherwise): for each,
+/// the offset moves to the axis's last element and its stride changes sign.
 constexpr Result<Layout> flip(const Layout& in, const Shape& dims) {
+  using A = detail::LayoutAccess;
   std::uint64_t seen = 0;  // rank <= 64: one bit per axis
   for (std::size_t axis : dims) {
     if (axis >= in.rank()) return ShapeError::axis_out_of_range("flip", axis, in.shape());
@@ -134,23 +128,28 @@ constexpr Result<Layout> flip(const Layout& in, const Shape& dims) {
   }
   Layout out = in;
   for (std::size_t axis : dims) {
-    auto next = flip(out, axis);
-    if (!next) return next.error();
-    out = std::move(*next);
+    const std::size_t size = in.shape()[axis];
+    const std::ptrdiff_t stride = in.strides()[axis];
+    if (!in.empty() && size > 1) {
+      const auto moved = detail::moved_offset(A::offset(out), size - 1, stride);
+      if (!moved || stride == std::numeric_limits<std::ptrdiff_t>::min())
+        return ShapeError::size_overflow("flip", in.shape());
+      A::offset(out) = *moved;
+    }
+    A::strides(out)[axis] = detail::mul_or(stride, -1, stride);
   }
   return out;
 }
 
+/// Reverses axis `dim`.
+constexpr Result<Layout> flip(const Layout& in, std::size_t dim) { return flip(in, Shape{dim}); }
+
 /// Removes every axis of size 1.
 constexpr Result<Layout> squeeze(const Layout& in) {
-  Shape shape;
-  Strides strides;
-  for (std::size_t k = 0; k < in.rank(); ++k) {
-    if (in.shape()[k] == 1) continue;
-    shape.push_back(in.shape()[k]);
-    strides.push_back(in.strides()[k]);
-  }
-  return detail::make_view(std::move(shape), std::move(strides), in.offset(), "squeeze");
+  Layout out = in;
+  for (std::size_t k = in.rank(); k-- > 0;)
+    if (in.shape()[k] == 1) detail::LayoutAccess::erase(out, k);
+  return out;
 }
 
 /// Removes axis `dim`, which must have size 1 (invalid_argument otherwise, as NumPy; PyTorch
@@ -159,11 +158,9 @@ constexpr Result<Layout> squeeze(const Layout& in, std::size_t dim) {
   if (dim >= in.rank()) return ShapeError::axis_out_of_range("squeeze", dim, in.shape());
   if (in.shape()[dim] != 1)
     return ShapeError::invalid_argument("squeeze", "the squeezed axis must have size 1");
-  Shape shape = in.shape();
-  Strides strides = in.strides();
-  shape.erase(dim);
-  strides.erase(dim);
-  return detail::make_view(std::move(shape), std::move(strides), in.offset(), "squeeze");
+  Layout out = in;
+  detail::LayoutAccess::erase(out, dim);
+  return out;
 }
 
 /// Inserts an axis of size 1 before axis `dim` (dim == rank appends). Its stride is PyTorch's:
@@ -174,11 +171,10 @@ constexpr Result<Layout> unsqueeze(const Layout& in, std::size_t dim) {
   std::ptrdiff_t stride = 1;
   if (dim < in.rank() && in.shape()[dim] <= static_cast<std::size_t>(detail::max_index))
     stride = detail::mul_or(static_cast<std::ptrdiff_t>(in.shape()[dim]), in.strides()[dim], 0);
-  Shape shape = in.shape();
-  Strides strides = in.strides();
-  shape.insert(dim, 1);
-  strides.insert(dim, stride);
-  return detail::make_view(std::move(shape), std::move(strides), in.offset(), "unsqueeze");
+  Layout out = in;
+  detail::LayoutAccess::shape(out).insert(dim, 1);
+  detail::LayoutAccess::strides(out).insert(dim, stride);
+  return out;
 }
 
 /// The sub-layout at `index` along `dim`, without that axis (NumPy's integer index).
@@ -186,17 +182,14 @@ constexpr Result<Layout> select(const Layout& in, std::size_t dim, std::size_t i
   if (dim >= in.rank()) return ShapeError::axis_out_of_range("select", dim, in.shape());
   if (index >= in.shape()[dim])
     return ShapeError::index_out_of_range("select", dim, index, in.shape());
-  std::size_t offset = in.offset();
+  Layout out = in;
   if (!in.empty()) {
-    const auto moved = detail::moved_offset(offset, index, in.strides()[dim]);
+    const auto moved = detail::moved_offset(in.offset(), index, in.strides()[dim]);
     if (!moved) return ShapeError::size_overflow("select", in.shape());
-    offset = *moved;
+    detail::LayoutAccess::offset(out) = *moved;
   }
-  Shape shape = in.shape();
-  Strides strides = in.strides();
-  shape.erase(dim);
-  strides.erase(dim);
-  return detail::make_view(std::move(shape), std::move(strides), offset, "select");
+  detail::LayoutAccess::erase(out, dim);
+  return out;
 }
 
 /// Merges axes first..last (inclusive) into one, as a zero-copy reshape (non_contiguous_reshape
@@ -205,7 +198,10 @@ constexpr Result<Layout> flatten(const Layout& in, std::size_t first, std::size_
   if (in.rank() == 0) {
     if (first != 0) return ShapeError::axis_out_of_range("flatten", first, in.shape());
     if (last != 0) return ShapeError::axis_out_of_range("flatten", last, in.shape());
-    return detail::make_view(Shape{1}, Strides{1}, in.offset(), "flatten");
+    Layout out = in;
+    detail::LayoutAccess::shape(out).push_back(1);
+    detail::LayoutAccess::strides(out).push_back(1);
+    return out;
   }
   if (first >= in.rank()) return ShapeError::axis_out_of_range("flatten", first, in.shape());
   if (last >= in.rank()) return ShapeError::axis_out_of_range("flatten", last, in.shape());
@@ -272,27 +268,24 @@ constexpr Result<Layout> diagonal(const Layout& in, std::ptrdiff_t offset = 0, s
   const detail::view_int n0 = in.shape()[d0], n1 = in.shape()[d1], off = offset;
   const detail::view_int row = off < 0 ? -off : 0, col = off > 0 ? off : 0;
   const detail::view_int len = std::max<detail::view_int>(0, std::min(n0 - row, n1 - col));
-  std::size_t at = in.offset();
+  using A = detail::LayoutAccess;
+  Layout out = in;
   if (!in.empty() && len > 0) {
-    const auto down = detail::moved_offset(at, static_cast<std::size_t>(row), in.strides()[d0]);
+    const auto down =
+        detail::moved_offset(in.offset(), static_cast<std::size_t>(row), in.strides()[d0]);
     const auto moved =
         down ? detail::moved_offset(*down, static_cast<std::size_t>(col), in.strides()[d1])
              : std::nullopt;
     if (!moved) return ShapeError::size_overflow("diagonal", in.shape());
-    at = *moved;
+    A::offset(out) = *moved;
   }
-  Shape shape;
-  Strides strides;
-  for (std::size_t k = 0; k < in.rank(); ++k) {
-    if (k == d0 || k == d1) continue;
-    shape.push_back(in.shape()[k]);
-    strides.push_back(in.strides()[k]);
-  }
-  std::ptrdiff_t step = in.strides()[d0];  // exact when len >= 2: the layout reaches it
+  std::ptrdiff_t step = 0;  // exact when len >= 2: the layout reaches it
   if (__builtin_add_overflow(in.strides()[d0], in.strides()[d1], &step)) step = 0;
-  shape.push_back(static_cast<std::size_t>(len));
-  strides.push_back(step);
-  return detail::make_view(std::move(shape), std::move(strides), at, "diagonal");
+  A::erase(out, std::max(d0, d1));
+  A::erase(out, std::min(d0, d1));
+  A::shape(out).push_back(static_cast<std::size_t>(len));
+  A::strides(out).push_back(step);
+  return out;
 }
 
 /// Pieces of `size` elements along `dim`, the last one shorter when `size` does not divide the
