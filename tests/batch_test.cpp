@@ -395,7 +395,29 @@ struct ExampleBatch {
   Tensor<std::int64_t> labels;
 };
 
+// members() returning copies: the references would dangle, so this is not a sample.
+struct ByValue {
+  Tensor<float> image;
+};
+
+// make_batch that cannot take the batched members: not a sample either.
+struct WrongBatch {
+  Tensor<float> image;
+};
+
 }  // namespace user
+
+template <>
+struct strided::sample_traits<user::ByValue> {
+  static auto members(const user::ByValue& s) { return std::make_tuple(s.image); }
+  static user::ByValue make_batch(Tensor<float> images) { return {std::move(images)}; }
+};
+
+template <>
+struct strided::sample_traits<user::WrongBatch> {
+  static auto members(const user::WrongBatch& s) { return std::tie(s.image); }
+  static user::WrongBatch make_batch(Tensor<double> images);
+};
 
 template <>
 struct strided::sample_traits<user::Example> {
@@ -447,6 +469,9 @@ TEST_CASE("Sample accepts tensors, pairs, tuples and customised types only", "[b
   STATIC_REQUIRE_FALSE(Sample<std::tuple<>>);
   STATIC_REQUIRE_FALSE(Sample<std::pair<Tensor<float>, int>>);
   STATIC_REQUIRE_FALSE(Sample<std::tuple<Tensor<float>, std::tuple<float>>>);
+  STATIC_REQUIRE(Sample<user::Example>);
+  STATIC_REQUIRE_FALSE(Sample<user::ByValue>);
+  STATIC_REQUIRE_FALSE(Sample<user::WrongBatch>);
 }
 
 TEST_CASE("inference_input is the tensor or the first member, recursively", "[batch]") {
