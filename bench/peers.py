@@ -1,0 +1,148 @@
+#!/usr/bin/python3
+"""NumPy and PyTorch on the copy_bench cases, as ratios to memcpy measured in the same process.
+
+Single thread (torch.set_num_threads(1)). Each figure is the median over 9 repetitions of
+(time of the operation) / (time of libc memcpy of the same bytes into a preallocated buffer),
+the two interleaved within each repetition (docs: /work/shared/perf-method.md).
+
+  copy_to     np.copyto(dst, view) / dst.copy_(view) into a preallocated contiguous dst
+  contiguous  np.ascontiguousarray(view) / view.contiguous() (allocates its output)
+
+Usage: /usr/bin/python3 bench/peers.py [--out peers.json] [--only SUBSTRING] [--reps 9]
+Other engineers may add cases to CASES (name, base shape, how to build the view, dtype).
+"""
+import argparse
+import ctypes
+import json
+import statistics
+import sys
+import time
+
+import numpy as np
+
+try:
+    import torch
+except ImportError:  # NumPy alone is still useful
+    torch = None
+
+LIBC = ctypes.CDLL(None)
+LIBC.memcpy.restype = ctypes.c_void_p
+LIBC.memcpy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
+
+RANK22_PERM = (21, 3, 17, 0, 9, 12, 5, 1, 20, 14, 7, 2, 19, 11, 4, 16, 8, 13, 6, 18, 10, 15)
+
+
+def permute(perm):
+    return lambda a: a.transpose(perm) if isinstance(a, np.ndarray) else a.permute(*perm)
+
+
+# (case name as in copy_bench.cpp, base shape, view builder, dtype key)
+CASES = [
+    ("contiguous_4096x4096_f32", (4096, 4096), lambda a: a, "f32"),
+    ("narrow_cols_1000_3048_of_4096x4096_f32", (4096, 4096), lambda a: a[:, 1000:3048], "f32"),
+    ("broadcast_1x4096_to_4096x4096_f32", (1, 4096),
+     lambda a: np.broadcast_to(a, (4096, 4096)) if isinstance(a, np.ndarray) else a.expand(4096, 4096),
+     "f32"),
+    ("transpose_4104x4104_f32", (4104, 4104), permute((1, 0)), "f32"),
+    ("transpose_1024x1024_f32", (1024, 1024), permute((1, 0)), "f32"),
+    ("transpose_4096x4096_f32", (4096, 4096), permute((1, 0)), "f32"),
+    ("nchw_to_nhwc_32x64x56x56_f32", (32, 64, 56, 56), permute((0, 2, 3, 1)), "f32"),
+    ("nhwc_to_nchw_32x56x56x64_f32", (32, 56, 56, 64), permute((0, 3, 1, 2)), "f32"),
+    ("permute_rank22_of_2s_f32", (2,) * 22, permute(RANK22_PERM), "f32"),
+    ("transpose_8192x8192_u8", (8192, 8192), permute((1, 0)), "u8"),
+    ("transpose_4096x4096_bf16", (4096, 4096), permute((1, 0)), "bf16"),
+    ("transpose_4096x4096_f64", (4096, 4096), permute((1, 0)), "f64"),
+    ("batched_transpose_64x512x512_f32", (64, 512, 512), permute((0, 2, 1)), "f32"),
+]
+
+NP_DTYPES = {"f32": np.float32, "u8": np.uint8, "bf16": np.uint16, "f64": np.float64}  # no bf16
+
+
+def torch_dtype(key):
+    return {"f32": torch.float32, "u8": torch.uint8, "bf16": torch.bfloat16,
+            "f64": torch.float64}[key]
+
+
+def ratio(work, nbytes, reps, inner):
+    """Median over reps of sum(work time) / sum(memcpy time), interleaved."""
+    inner = max(inner, (64 << 20) // nbytes)  # small cases: enough calls to dwarf timer noise
+    ref_src = np.ones(nbytes, np.uint8)
+    ref_dst = np.zeros(nbytes, np.uint8)
+    ps, pd = ref_src.ctypes.data, ref_dst.ctypes.data
+    work()  # warm up (first touch, lazy allocations)
+    LIBC.memcpy(pd, ps, nbytes)
+    out = []
+    for _ in range(reps):
+        t_work = t_ref = 0.0
+        for i in range(inner):
+            if i % 2 == 0:
+                t0 = time.perf_counter()
+                LIBC.memcpy(pd, ps, nbytes)
+                t1 = time.perf_counter()
+                work()
+                t2 = time.perf_counter()
+                t_ref += t1 - t0
+                t_work += t2 - t1
+            else:
+                t0 = time.perf_counter()
+                work()
+                t1 = time.perf_counter()
+                LIBC.memcpy(pd, ps, nbytes)
+                t2 = time.perf_counter()
+                t_work += t1 - t0
+                t_ref += t2 - t1
+        out.append(t_work / t_ref)
+    return statistics.median(out)
+
+
+def run_numpy(base, make_view, key, reps, inner):
+    src = np.arange(int(np.prod(base)), dtype=np.int64).astype(NP_DTYPES[key]).reshape(base)
+    view = make_view(src)
+    dst = np.empty(view.shape, view.dtype)
+    nbytes = dst.nbytes
+    return {
+        "copy_to": ratio(lambda: np.copyto(dst, view), nbytes, reps, inner),
+        "contiguous": ratio(lambda: np.ascontiguousarray(view), nbytes, reps, inner),
+    }
+
+
+def run_torch(base, make_view, key, reps, inner):
+    src = torch.arange(int(np.prod(base)), dtype=torch.int64).to(torch_dtype(key)).reshape(base)
+    view = make_view(src)
+    dst = torch.empty(view.shape, dtype=view.dtype)
+    nbytes = dst.numel() * dst.element_size()
+    # .contiguous() on an already-contiguous tensor returns it: clone() is the copying equivalent.
+    contig = (lambda: view.clone()) if view.is_contiguous() else (lambda: view.contiguous())
+    return {
+        "copy_to": ratio(lambda: dst.copy_(view), nbytes, reps, inner),
+        "contiguous": ratio(contig, nbytes, reps, inner),
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default="peers.json")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--reps", type=int, default=9)
+    ap.add_argument("--inner", type=int, default=4)
+    args = ap.parse_args()
+    result = {"meta": {"numpy": np.__version__, "torch": torch.__version__ if torch else None,
+                       "reps": args.reps, "reference": "libc memcpy, preallocated, interleaved"},
+              "numpy": {}, "torch": {}}
+    if torch is not None:
+        torch.set_num_threads(1)
+    for name, base, make_view, key in CASES:
+        if args.only not in name:
+            continue
+        result["numpy"][name] = run_numpy(base, make_view, key, args.reps, args.inner)
+        line = f"{name:42s} numpy {result['numpy'][name]['copy_to']:6.2f} {result['numpy'][name]['contiguous']:6.2f}"
+        if torch is not None:
+            result["torch"][name] = run_torch(base, make_view, key, args.reps, args.inner)
+            line += f"  torch {result['torch'][name]['copy_to']:6.2f} {result['torch'][name]['contiguous']:6.2f}"
+        print(line, file=sys.stderr, flush=True)
+    with open(args.out, "w") as f:
+        json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
