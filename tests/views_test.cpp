@@ -9,6 +9,7 @@
 #include <limits>
 #include <numeric>
 #include <ranges>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -200,6 +201,19 @@ TEST_CASE("negative strides through casts and batches") {
   const Tensor<int> joined = strided::concat_batches(samples).value();
   CHECK(joined.shape() == Shape{9, 2});
   CHECK(strided::equal(joined.slice(0, 3, 6).value(), samples[1]));
+}
+
+TEST_CASE("negative strides through printing") {
+  const Tensor<int> f = iota({2, 3}).flip(1).value();
+  CHECK(strided::to_string(f) == "tensor([[2, 1, 0],\n        [5, 4, 3]])");  // torch's str()
+  CHECK(strided::to_string(f) == strided::to_string(f.contiguous()));
+  CHECK(strided::to_debug_string(f) ==
+        "Tensor { shape: [2, 3], strides: [3, -1], offset: 2, storage_len: 6, data: [2, 1, 0, 5, "
+        "4, 3] }");
+  const Tensor<int> d = iota({3, 3}).flip(0).value().diagonal().value();  // stride -2
+  std::ostringstream os;
+  os << d;
+  CHECK(os.str() == "tensor([6, 4, 2])");
 }
 
 TEST_CASE("squeeze and unsqueeze") {
