@@ -170,6 +170,16 @@ std::string render_case(const DisplayCase& c) {
       t = t.narrow(a.at(0), a.at(1), a.at(2)).value();
     else if (v[0] == "broadcast_to")
       t = t.broadcast_to(Shape(a)).value();
+    else if (v[0] == "flip")
+      t = t.flip(a.at(0)).value();
+    else if (v[0] == "slice")
+      t = t.slice(a.at(0), static_cast<std::ptrdiff_t>(a.at(1)),
+                  static_cast<std::ptrdiff_t>(a.at(2)), static_cast<std::ptrdiff_t>(a.at(3)))
+              .value();
+    else if (v[0] == "select")
+      t = t.select(a.at(0), a.at(1)).value();
+    else if (v[0] == "unsqueeze")
+      t = t.unsqueeze(a.at(0)).value();
     else
       FAIL("unknown view " << v[0]);
   }

@@ -13,7 +13,9 @@ File format, one record per case:
  or gen <a> <b> <mod> <mul>               value i = a + b * ((i * mul) % mod), computed in double
                                           and rounded to float first for f32/f16/bf16
                                           (integer types: in int64; bool: the value != 0)
-    view <transpose|permute|narrow|broadcast_to> <args...>   (zero or more, applied in order)
+    view <op> <args...>                   zero or more, applied in order; op is transpose d0 d1,
+                                          permute p..., narrow d start len, broadcast_to sizes...,
+                                          flip d, slice d start stop step, select d i, unsqueeze d
     options <precision> <threshold> <edgeitems> <linewidth> <sci_mode: none|true|false>
     expected <line count>
     <that many lines of output>
@@ -97,6 +99,15 @@ def apply_view(t, op):
         return t.narrow(args[0], args[1], args[2])
     if name == "broadcast_to":
         return t.expand(*args)
+    if name == "flip":  # a copy in torch, a negative-stride view in strided: same values
+        return t.flip(args[0])
+    if name == "slice":  # dim start stop step (step > 0)
+        index = (slice(None),) * args[0] + (slice(args[1], args[2], args[3]),)
+        return t[index]
+    if name == "select":
+        return t.select(args[0], args[1])
+    if name == "unsqueeze":
+        return t.unsqueeze(args[0])
     raise ValueError(name)
 
 
@@ -234,6 +245,20 @@ def add_cases():
          views=[("narrow", 0, 1, 3), ("transpose", 0, 1)])
     case("view_narrow_summarised", "f32", [3000], gen=(0, 1e-5, 3000, 1),
          views=[("narrow", 0, 100, 1500)])
+    case("view_flip_2d", "f32", [3, 4], gen=(0, 1.5, 12, 1), views=[("flip", 1)])
+    case("view_flip_summarised", "i32", [2000], gen=(-1000, 1, 2000, 1), views=[("flip", 0)])
+    case("view_slice_step", "f64", [4, 10], gen=(0, 0.25, 40, 1), views=[("slice", 1, 1, 10, 3)])
+    case("view_select", "f32", [3, 4, 5], gen=(0, 1, 60, 1), views=[("select", 1, 2)])
+    case("view_select_to_rank0", "f32", [3], [1.5, -2.25, 3], views=[("select", 0, 1)])
+    case("view_unsqueeze", "i64", [3], [1, -2, 3], views=[("unsqueeze", 0)])
+    case("view_flip_slice_transpose", "f32", [6, 1500], gen=(0, 0.01, 9000, 1),
+         views=[("flip", 0), ("slice", 1, 0, 1500, 2), ("transpose", 0, 1)])
+    # ----- more shapes -------------------------------------------------------------------------
+    case("summ_rank4", "f32", [5, 5, 5, 20], gen=(-1, 0.5, 2500, 1))
+    case("summ_bool_1d", "bool", [2000], gen=(0, 1, 2, 1))
+    case("summ_i64_3d_neg", "i64", [12, 12, 12], gen=(-100000, 7, 1728, 1))
+    case("rank2_single_column", "f32", [4, 1], [1, 2, 3.5, 4])
+    case("rank3_single_row", "i8", [1, 1, 5], [1, -2, 3, -4, 5])
     # ----- each print option changed -----------------------------------------------------------
     case("opt_precision_2", "f32", [3], [1.23456, -2.5, 3.14159], precision=2)
     case("opt_precision_8", "f64", [3], [1.23456789012, -2.5, 3.14159265358], precision=8)
@@ -254,6 +279,12 @@ def add_cases():
     case("opt_sci_false_int_valued_big", "f32", [2], [1, 1e9], sci_mode=False)
     case("opt_combined", "f32", [30, 30], gen=(-2, 0.001, 900, 7), precision=3, threshold=10,
          edgeitems=2, linewidth=60)
+    case("opt_threshold_5_cut", "f32", [8, 8], gen=(0, 0.5, 64, 1), threshold=5, edgeitems=2)
+    case("opt_threshold_0", "i32", [3], [1, 2, 3], threshold=0)
+    case("opt_linewidth_below_indent", "f32", [2, 2, 3], gen=(0, 1.5, 12, 1), linewidth=5)
+    case("opt_precision_0_sci", "f32", [2], [1e-5, 0.5], precision=0)
+    case("opt_precision_10_f64", "f64", [3], [1.0 / 3, -2.0 / 3, 0.1], precision=10)
+    case("opt_sci_false_int_mode_wide", "f32", [3], [1, 100000, 7], sci_mode=False)
     case("opt_precision_6_f16", "f16", [3], [0.1, 0.2, 0.3], precision=6)
 
 
