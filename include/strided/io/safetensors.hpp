@@ -1,0 +1,474 @@
+// safetensors files (https://github.com/huggingface/safetensors): memory-mapped, zero-copy reads
+// and a writer. Needs nlohmann/json.hpp (Debian `nlohmann-json3-dev`), only in this header.
+//
+// File layout: an 8-byte little-endian header size N, N bytes of JSON
+//   {"__metadata__": {"k": "v"}, "name": {"dtype": "F32", "shape": [3, 4],
+//                                        "data_offsets": [begin, end]}, ...}
+// (padded with spaces), then the data section; offsets are relative to the data section.
+//
+//   parse_safetensors_header(bytes)      validate a whole file image (the fuzzing entry point)
+//   SafetensorsFile::open(path)          mmap + validate; list names, dtypes, shapes, metadata
+//   file.get<T>(name)                    zero-copy tensor keeping the mapping alive
+//   save_safetensors(path, {{"w", w}, ...}, metadata) / save_safetensors_bytes(...)
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "strided/detail/buffer.hpp"
+#include "strided/detail/io/file.hpp"
+#include "strided/element.hpp"
+#include "strided/io/error.hpp"
+#include "strided/layout.hpp"
+#include "strided/result.hpp"
+#include "strided/tensor.hpp"
+
+namespace strided {
+
+/// The largest JSON header accepted: the limit of the reference (Rust) implementation.
+inline constexpr std::size_t safetensors_max_header_size = 100'000'000;
+
+/// The safetensors dtype of `T` ("F32", "BOOL", ...), or empty for types the format lacks.
+template <class T>
+constexpr std::string_view safetensors_dtype() noexcept {
+  if constexpr (std::is_same_v<T, bool>)
+    return "BOOL";
+  else if constexpr (std::is_same_v<T, std::int8_t>)
+    return "I8";
+  else if constexpr (std::is_same_v<T, std::uint8_t>)
+    return "U8";
+  else if constexpr (std::is_same_v<T, std::int16_t>)
+    return "I16";
+  else if constexpr (std::is_same_v<T, std::uint16_t>)
+    return "U16";
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return "I32";
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return "U32";
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return "I64";
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    return "U64";
+  else if constexpr (std::is_same_v<T, f16>)
+    return "F16";
+  else if constexpr (std::is_same_v<T, bf16>)
+    return "BF16";
+  else if constexpr (std::is_same_v<T, float>)
+    return "F32";
+  else if constexpr (std::is_same_v<T, double>)
+    return "F64";
+  else
+    return {};
+}
+
+/// Bytes per element of a safetensors dtype name, 0 when unknown. The 8-bit float types are
+/// listed (and can be inspected) though no strided element type reads them.
+inline std::size_t safetensors_dtype_size(std::string_view dtype) noexcept {
+  static constexpr std::pair<std::string_view, std::size_t> sizes[] = {
+      {"BOOL", 1}, {"U8", 1},  {"I8", 1},  {"F8_E5M2", 1}, {"F8_E4M3", 1},
+      {"I16", 2},  {"U16", 2}, {"F16", 2}, {"BF16", 2},    {"I32", 4},
+      {"U32", 4},  {"F32", 4}, {"I64", 8}, {"U64", 8},     {"F64", 8}};
+  for (const auto& [name, size] : sizes)
+    if (name == dtype) return size;
+  return 0;
+}
+
+/// One tensor entry of a header.
+struct SafetensorsInfo {
+  std::string name;
+  std::string dtype;  ///< e.g. "F32"
+  Shape shape;
+  std::size_t begin = 0;  ///< byte offsets into the data section, [begin, end)
+  std::size_t end = 0;
+};
+
+/// A validated header: the entries in data order, the metadata, where the data starts.
+struct SafetensorsHeader {
+  std::vector<SafetensorsInfo> tensors;
+  std::map<std::string, std::string> metadata;
+  std::size_t data_offset = 0;  ///< 8 + N: file offset of the data section
+};
+
+namespace detail {
+
+using Json = nlohmann::json;
+
+class SafetensorsParser {
+ public:
+  explicit SafetensorsParser(const std::string& source) : source_(source) {}
+
+  IoError fail(IoErrorKind kind, const std::string& what) const {
+    return IoError(kind, "parse_safetensors_header", source_, what);
+  }
+
+  /// Parses the JSON, rejecting duplicate keys (nlohmann would keep the last silently).
+  Result<Json, IoError> parse_json(std::string_view text) const {
+    if (text.empty() || text.front() != '{')
+      return fail(IoErrorKind::malformed_header, "the header does not start with '{'");
+    std::vector<std::set<std::string>> keys;
+    std::string duplicate;
+    auto callback = [&](int, Json::parse_event_t event, Json& parsed) {
+      if (event == Json::parse_event_t::object_start) keys.emplace_back();
+      if (event == Json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
+      if (event == Json::parse_event_t::key && !keys.empty() && parsed.is_string() &&
+          !keys.back().insert(parsed.get_ref<const std::string&>()).second && duplicate.empty())
+        duplicate = parsed.get_ref<const std::string&>();
+      return true;
+    };
+    Json json = Json::parse(text.begin(), text.end(), callback, /*allow_exceptions=*/false);
+    if (json.is_discarded()) return fail(IoErrorKind::malformed_header, "the header is not JSON");
+    if (!duplicate.empty())
+      return fail(IoErrorKind::malformed_header, "key \"" + duplicate + "\" appears twice");
+    if (!json.is_object())
+      return fail(IoErrorKind::malformed_header, "the header is not a JSON object");
+    return json;
+  }
+
+  Result<std::size_t, IoError> unsigned_at(const Json& j, const std::string& what) const {
+    if (!j.is_number_unsigned())
+      return fail(IoErrorKind::malformed_header,
+                  what + " is " + j.dump() + ", not a non-negative integer");
+    return static_cast<std::size_t>(j.get<std::uint64_t>());
+  }
+
+  Result<SafetensorsInfo, IoError> entry(const std::string& name, const Json& j) const {
+    const std::string where = "tensor \"" + name + "\"";
+    if (!j.is_object()) return fail(IoErrorKind::malformed_header, where + " is not an object");
+    for (const auto& [key, value] : j.items())
+      if (key != "dtype" && key != "shape" && key != "data_offsets")
+        return fail(IoErrorKind::malformed_header, where + " has an unknown field \"" + key + "\"");
+    const auto dtype = j.find("dtype");
+    const auto shape = j.find("shape");
+    const auto offsets = j.find("data_offsets");
+    if (dtype == j.end() || shape == j.end() || offsets == j.end())
+      return fail(IoErrorKind::malformed_header,
+                  where + " needs the fields \"dtype\", \"shape\" and \"data_offsets\"");
+    if (!dtype->is_string())
+      return fail(IoErrorKind::malformed_header, where + ": \"dtype\" is not a string");
+    SafetensorsInfo info;
+    info.name = name;
+    info.dtype = dtype->get<std::string>();
+    if (safetensors_dtype_size(info.dtype) == 0)
+      return fail(IoErrorKind::unsupported_dtype, where + ": unknown dtype \"" + info.dtype + "\"");
+    if (!shape->is_array())
+      return fail(IoErrorKind::malformed_header, where + ": \"shape\" is not an array");
+    if (shape->size() > max_rank)
+      return IoError::from_shape(
+          ShapeError::rank_too_large("parse_safetensors_header", shape->size()),
+          "parse_safetensors_header", source_);
+    for (const Json& size : *shape) {
+      auto v = unsigned_at(size, where + ": a \"shape\" entry");
+      if (!v) return v.error();
+      info.shape.push_back(*v);
+    }
+    if (!offsets->is_array() || offsets->size() != 2)
+      return fail(IoErrorKind::malformed_header,
+                  where + ": \"data_offsets\" is not an array of two integers");
+    auto begin = unsigned_at((*offsets)[0], where + ": data_offsets[0]");
+    if (!begin) return begin.error();
+    auto end = unsigned_at((*offsets)[1], where + ": data_offsets[1]");
+    if (!end) return end.error();
+    info.begin = *begin;
+    info.end = *end;
+    return info;
+  }
+
+  Result<void, IoError> metadata(const Json& j, std::map<std::string, std::string>& out) const {
+    if (!j.is_object())
+      return fail(IoErrorKind::malformed_header, "\"__metadata__\" is not an object");
+    for (const auto& [key, value] : j.items()) {
+      if (!value.is_string())
+        return fail(IoErrorKind::malformed_header,
+                    "metadata \"" + key + "\" is " + value.dump() + ", not a string");
+      out.emplace(key, value.get<std::string>());
+    }
+    return {};
+  }
+
+  /// The data section must be covered exactly, in offset order: no hole, no overlap, each entry
+  /// numel x element size long, the last one ending at the end of the file.
+  Result<void, IoError> check_offsets(std::vector<SafetensorsInfo>& tensors,
+                                      std::size_t data_len) const {
+    std::sort(tensors.begin(), tensors.end(), [](const auto& a, const auto& b) {
+      return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+    });
+    std::size_t expected = 0;
+    for (const SafetensorsInfo& t : tensors) {
+      const std::string where = "tensor \"" + t.name + "\" ";
+      if (t.end < t.begin)
+        return fail(IoErrorKind::invalid_offsets, where + "ends (" + std::to_string(t.end) +
+                                                      ") before it begins (" +
+                                                      std::to_string(t.begin) + ")");
+      if (t.begin != expected)
+        return fail(IoErrorKind::invalid_offsets,
+                    where + "begins at " + std::to_string(t.begin) + ", expected " +
+                        std::to_string(expected) +
+                        (t.begin > expected ? " (a hole)" : " (an overlap)"));
+      const auto numel = checked_numel(t.shape);
+      std::size_t bytes = 0;
+      if (!numel || __builtin_mul_overflow(*numel, safetensors_dtype_size(t.dtype), &bytes))
+        return IoError::from_shape(ShapeError::size_overflow("parse_safetensors_header", t.shape),
+                                   "parse_safetensors_header", source_);
+      if (t.end - t.begin != bytes)
+        return fail(IoErrorKind::size_mismatch, where + "has " + std::to_string(t.end - t.begin) +
+                                                    " bytes; shape " + dims_string(t.shape) +
+                                                    " of " + t.dtype + " needs " +
+                                                    std::to_string(bytes));
+      expected = t.end;
+    }
+    if (expected != data_len)
+      return fail(IoErrorKind::size_mismatch, "the tensors cover " + std::to_string(expected) +
+                                                  " bytes, the data section has " +
+                                                  std::to_string(data_len));
+    return {};
+  }
+
+ private:
+  const std::string& source_;
+};
+
+}  // namespace detail
+
+/// Parses and fully validates a whole safetensors file image: size prefix, header size limit
+/// (safetensors_max_header_size), the header inside the file, JSON syntax (no duplicate keys),
+/// every field's type, known dtypes, rank <= 64, sizes = numel x element size, offsets in order
+/// without holes or overlaps, and the data section ending exactly at the end of the file. This
+/// is the fuzzing entry point of the safetensors reader.
+inline Result<SafetensorsHeader, IoError> parse_safetensors_header(
+    std::span<const std::byte> file, const std::string& source = "<memory>") {
+  detail::SafetensorsParser parser(source);
+  if (file.size() < 8)
+    return parser.fail(IoErrorKind::truncated,
+                       std::to_string(file.size()) + " bytes, shorter than the 8-byte size prefix");
+  const std::uint64_t n = detail::load_le<8>(file.data());
+  if (n > safetensors_max_header_size)
+    return parser.fail(IoErrorKind::header_too_large,
+                       "header size " + std::to_string(n) + " exceeds the limit " +
+                           std::to_string(safetensors_max_header_size));
+  if (n > file.size() - 8)
+    return parser.fail(IoErrorKind::truncated, "header size " + std::to_string(n) + " but only " +
+                                                   std::to_string(file.size() - 8) +
+                                                   " bytes follow the size prefix");
+  const std::string_view text(reinterpret_cast<const char*>(file.data() + 8),
+                              static_cast<std::size_t>(n));
+  auto json = parser.parse_json(text);
+  if (!json) return json.error();
+  SafetensorsHeader header;
+  header.data_offset = 8 + static_cast<std::size_t>(n);
+  for (const auto& [key, value] : json->items()) {
+    if (key == "__metadata__") {
+      if (auto ok = parser.metadata(value, header.metadata); !ok) return ok.error();
+      continue;
+    }
+    auto info = parser.entry(key, value);
+    if (!info) return info.error();
+    header.tensors.push_back(std::move(*info));
+  }
+  if (auto ok = parser.check_offsets(header.tensors, file.size() - header.data_offset); !ok)
+    return ok.error();
+  return header;
+}
+
+/// An open safetensors file (or image): its validated header and the bytes, shared with every
+/// tensor get() returns. Copies share the mapping.
+class SafetensorsFile {
+ public:
+  /// Maps `path` read-only and validates it.
+  static Result<SafetensorsFile, IoError> open(const std::string& path) {
+    auto bytes = detail::map_file(path, "SafetensorsFile::open");
+    if (!bytes) return bytes.error();
+    return make(std::move(*bytes), path);
+  }
+
+  /// Validates an image held in memory; the bytes are copied into an aligned buffer.
+  static Result<SafetensorsFile, IoError> from_bytes(std::span<const std::byte> bytes) {
+    auto copy = detail::copy_bytes(bytes, "SafetensorsFile::from_bytes", "<memory>");
+    if (!copy) return copy.error();
+    return make(std::move(*copy), "<memory>");
+  }
+
+  /// Tensor names in data order.
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const SafetensorsInfo& t : header_.tensors) out.push_back(t.name);
+    return out;
+  }
+  /// Every entry (name, dtype, shape, offsets) in data order.
+  const std::vector<SafetensorsInfo>& tensors() const noexcept { return header_.tensors; }
+  const std::map<std::string, std::string>& metadata() const noexcept { return header_.metadata; }
+  /// The entry named `name`, or nullptr.
+  const SafetensorsInfo* find(std::string_view name) const noexcept {
+    for (const SafetensorsInfo& t : header_.tensors)
+      if (t.name == name) return &t;
+    return nullptr;
+  }
+  const std::string& source() const noexcept { return source_; }
+
+  /// The tensor `name` as a row-major Tensor<T>; T must match its dtype exactly. Zero-copy (the
+  /// tensor keeps the mapping alive) unless the data is not aligned for T, then copied.
+  /// Errors: not_found, dtype_mismatch / unsupported_dtype, invalid_value (bool bytes).
+  template <Element T>
+  Result<Tensor<T>, IoError> get(std::string_view name) const {
+    const char* op = "SafetensorsFile::get";
+    const SafetensorsInfo* info = find(name);
+    if (info == nullptr)
+      return IoError(IoErrorKind::not_found, op, source_,
+                     "no tensor named \"" + std::string(name) + "\"");
+    constexpr std::string_view want = safetensors_dtype<T>();
+    if (want.empty())
+      return IoError(IoErrorKind::unsupported_dtype, op, source_,
+                     std::string("element type ") + std::string(element_traits<T>::name) +
+                         " has no safetensors dtype");
+    if (info->dtype != want)
+      return IoError(
+          IoErrorKind::dtype_mismatch, op, source_,
+          "tensor \"" + info->name + "\" is " + info->dtype + ", not " + std::string(want));
+    const std::byte* data = bytes_.data.get() + header_.data_offset + info->begin;
+    const std::size_t size = info->end - info->begin;
+    if constexpr (std::is_same_v<T, bool>) {
+      if (!detail::valid_bool_bytes({data, size}))
+        return IoError(IoErrorKind::invalid_value, op, source_,
+                       "tensor \"" + info->name + "\" has a BOOL byte that is neither 0 nor 1");
+    }
+    const std::size_t numel = size / sizeof(T);
+    std::shared_ptr<const T> buffer;
+    if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) == 0) {
+      buffer = std::shared_ptr<const T>(bytes_.data, reinterpret_cast<const T*>(data));
+    } else {
+      std::shared_ptr<T> fresh = detail::try_allocate_buffer<T>(numel);
+      if (fresh == nullptr)
+        return IoError::from_shape(ShapeError::allocation_failed(op, numel), op, source_);
+      if (size != 0) std::memcpy(fresh.get(), data, size);
+      buffer = std::move(fresh);
+    }
+    auto layout = Layout::contiguous(info->shape);
+    if (!layout) return IoError::from_shape(layout.error().in(op), op, source_);
+    auto tensor = Tensor<T>::from_shared(std::move(buffer), numel, std::move(*layout));
+    if (!tensor) return IoError::from_shape(tensor.error(), op, source_);
+    return std::move(*tensor);
+  }
+
+ private:
+  SafetensorsFile(detail::SharedBytes bytes, SafetensorsHeader header, std::string source)
+      : bytes_(std::move(bytes)), header_(std::move(header)), source_(std::move(source)) {}
+
+  static Result<SafetensorsFile, IoError> make(detail::SharedBytes bytes, std::string source) {
+    auto header = parse_safetensors_header(bytes.span(), source);
+    if (!header) return header.error();
+    return SafetensorsFile(std::move(bytes), std::move(*header), std::move(source));
+  }
+
+  detail::SharedBytes bytes_;
+  SafetensorsHeader header_;
+  std::string source_;
+};
+
+/// One tensor to write: its name, dtype and row-major bytes (a view is materialised once; a
+/// contiguous tensor's buffer is shared, not copied).
+class SafetensorsEntry {
+ public:
+  template <Element T>
+  SafetensorsEntry(std::string name, const Tensor<T>& t)
+      : name_(std::move(name)), dtype_(safetensors_dtype<T>()), shape_(t.shape()) {
+    static_assert(!safetensors_dtype<T>().empty(), "this element type has no safetensors dtype");
+    Tensor<T> dense = t.contiguous();  // std::bad_alloc if a view cannot be materialised
+    const auto values = dense.as_slice().value();
+    bytes_ = std::as_bytes(values);
+    keep_ = dense.storage();
+  }
+
+  const std::string& name() const noexcept { return name_; }
+  std::string_view dtype() const noexcept { return dtype_; }
+  const Shape& shape() const noexcept { return shape_; }
+  std::span<const std::byte> bytes() const noexcept { return bytes_; }
+
+ private:
+  std::string name_;
+  std::string_view dtype_;
+  Shape shape_;
+  std::span<const std::byte> bytes_;
+  std::shared_ptr<const void> keep_;
+};
+
+namespace detail {
+
+/// The padded header (size prefix included) and the entries in data order: larger elements
+/// first, then by name, so that every tensor is aligned for its type when the data section is.
+inline Result<std::vector<std::byte>, IoError> safetensors_prefix(
+    const std::vector<SafetensorsEntry>& entries, const std::map<std::string, std::string>& meta,
+    std::vector<const SafetensorsEntry*>& order, const std::string& source) {
+  const char* op = "save_safetensors";
+  for (const SafetensorsEntry& e : entries) order.push_back(&e);
+  std::sort(order.begin(), order.end(), [](const SafetensorsEntry* a, const SafetensorsEntry* b) {
+    const std::size_t sa = safetensors_dtype_size(a->dtype()),
+                      sb = safetensors_dtype_size(b->dtype());
+    return sa != sb ? sa > sb : a->name() < b->name();
+  });
+  nlohmann::ordered_json json = nlohmann::ordered_json::object();
+  if (!meta.empty()) json["__metadata__"] = meta;
+  std::size_t offset = 0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const SafetensorsEntry& e = *order[i];
+    if (e.name() == "__metadata__" || (i > 0 && order[i - 1]->name() == e.name()) ||
+        json.contains(e.name()))
+      return IoError(IoErrorKind::invalid_argument, op, source,
+                     "tensor name \"" + e.name() + "\" is reserved or appears twice");
+    json[e.name()] = {{"dtype", std::string(e.dtype())},
+                      {"shape", std::vector<std::size_t>(e.shape().begin(), e.shape().end())},
+                      {"data_offsets", {offset, offset + e.bytes().size()}}};
+    offset += e.bytes().size();
+  }
+  using Handler = nlohmann::ordered_json::error_handler_t;
+  std::string text = json.dump(-1, ' ', false, Handler::replace);
+  if (text != json.dump(-1, ' ', false, Handler::ignore))
+    return IoError(IoErrorKind::invalid_argument, op, source,
+                   "a tensor name or metadata string is not valid UTF-8");
+  text.append((8 - text.size() % 8) % 8, ' ');  // the data section starts 8-byte aligned
+  std::vector<std::byte> out;
+  out.reserve(8 + text.size());
+  store_le<8>(out, text.size());
+  for (char c : text) out.push_back(static_cast<std::byte>(c));
+  return out;
+}
+
+}  // namespace detail
+
+/// The safetensors image of `tensors` (names unique, not "__metadata__") and `metadata`.
+inline Result<std::vector<std::byte>, IoError> save_safetensors_bytes(
+    const std::vector<SafetensorsEntry>& tensors,
+    const std::map<std::string, std::string>& metadata = {}) {
+  std::vector<const SafetensorsEntry*> order;
+  auto out = detail::safetensors_prefix(tensors, metadata, order, "<memory>");
+  if (!out) return out;
+  for (const SafetensorsEntry* e : order)
+    out->insert(out->end(), e->bytes().begin(), e->bytes().end());
+  return out;
+}
+
+/// Writes `tensors` and `metadata` as a safetensors file at `path` (replacing it). The header is
+/// space-padded to a multiple of 8 bytes and tensors are ordered by element size, so every
+/// tensor of the written file is aligned for its type in a mapping.
+inline Result<void, IoError> save_safetensors(
+    const std::string& path, const std::vector<SafetensorsEntry>& tensors,
+    const std::map<std::string, std::string>& metadata = {}) {
+  std::vector<const SafetensorsEntry*> order;
+  auto prefix = detail::safetensors_prefix(tensors, metadata, order, path);
+  if (!prefix) return prefix.error();
+  std::vector<std::span<const std::byte>> parts{std::span<const std::byte>(*prefix)};
+  for (const SafetensorsEntry* e : order) parts.push_back(e->bytes());
+  return detail::write_file(path, parts, "save_safetensors");
+}
+
+}  // namespace strided
