@@ -48,7 +48,14 @@ class SmallVector {
     std::fill_n(data(), count, value);
   }
 
-  constexpr SmallVector(const SmallVector& other) { assign(other.data(), other.size_); }
+  constexpr SmallVector(const SmallVector& other) {
+    if (other.heap_ == nullptr) {
+      copy_inline(other);  // the common case: a fixed-size copy the compiler unrolls
+      size_ = other.size_;
+    } else {
+      assign(other.data(), other.size_);
+    }
+  }
   constexpr SmallVector(SmallVector&& other) noexcept { steal(other); }
   constexpr SmallVector& operator=(const SmallVector& other) {
     if (this != &other) assign(other.data(), other.size_);
@@ -127,9 +134,12 @@ class SmallVector {
       other.heap_ = nullptr;
       other.capacity_ = 0;
     } else {
-      std::copy(other.inline_, other.inline_ + other.size_, inline_);
+      copy_inline(other);
     }
     other.size_ = 0;
+  }
+  constexpr void copy_inline(const SmallVector& other) noexcept {
+    std::copy(other.inline_, other.inline_ + Inline, inline_);
   }
   constexpr void release() noexcept {
     delete[] heap_;
