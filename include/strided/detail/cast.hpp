@@ -167,17 +167,20 @@ constexpr To cast_value(From v) noexcept {
 
 namespace cast_impl {
 
-/// Scalar loop. Where the hardware conversion is known to equal the reference under the default
-/// floating-point environment (round to nearest, no flush-to-zero), it is used directly so the
-/// compiler can vectorise; tests compare this loop with cast_value on every pair.
+/// Whether the hardware conversion (static_cast) is known to equal the reference under the
+/// default floating-point environment (round to nearest, no flush-to-zero).
+template <class From, class To>
+inline constexpr bool hardware_exact_v =
+    (CastInteger<From> && (std::is_same_v<To, float> || std::is_same_v<To, double>)) ||
+    (std::is_same_v<From, float> && std::is_same_v<To, double>) ||
+    (std::is_same_v<From, double> && std::is_same_v<To, float>);
+
+/// Scalar loop: static_cast where hardware_exact_v (so the compiler can vectorise), the reference
+/// otherwise; tests compare this loop with cast_value on every pair.
 template <class From, class To>
 void scalar_loop(const From* src, To* dst, std::size_t n) noexcept {
-  constexpr bool hardware_exact =
-      (CastInteger<From> && (std::is_same_v<To, float> || std::is_same_v<To, double>)) ||
-      (std::is_same_v<From, float> && std::is_same_v<To, double>) ||
-      (std::is_same_v<From, double> && std::is_same_v<To, float>);
   for (std::size_t i = 0; i < n; ++i) {
-    if constexpr (hardware_exact)
+    if constexpr (hardware_exact_v<From, To>)
       dst[i] = static_cast<To>(src[i]);
     else
       dst[i] = cast_value<From, To>(src[i]);
