@@ -297,6 +297,22 @@ TEST_CASE("allclose uses NumPy's tolerance and broadcasting") {
   REQUIRE(strided::allclose(inf, inf));
 }
 
+TEST_CASE("casting an empty tensor with huge axes never crashes") {
+  const std::size_t huge = std::numeric_limits<std::size_t>::max();
+  // Outside the size-0 axis all strides are 0, so a row-major layout exists (fuzz finding F1).
+  const auto wide = Tensor<float>::zeros({0}).value().broadcast_to({huge, 0}).value();
+  const auto cast = wide.cast<double>().value();
+  REQUIRE(cast.shape() == Shape{huge, 0});
+  REQUIRE(cast.strides() == Strides{0, 1});
+  // Inside it, the row-major strides overflow: an error, not an exception.
+  const std::size_t big = std::size_t{1} << 62;
+  const auto deep = Tensor<float>::zeros({0, 1, 1}).value().broadcast_to({0, big, big}).value();
+  require_error(deep.cast<double>(), ShapeErrorKind::size_overflow,
+                "cast: the element count, a stride or the offset of shape [0, 4611686018427387904, "
+                "4611686018427387904] overflows");
+  REQUIRE(deep.contiguous().numel() == 0);
+}
+
 TEST_CASE("cast converts every element of any view") {
   const auto t = Tensor<float>::from_vector({1.5f, -2.5f, 300.0f, NAN}, {2, 2}).value();
   const auto i8 = t.transpose(0, 1).value().cast<std::int8_t>().value();

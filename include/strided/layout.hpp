@@ -59,6 +59,7 @@ constexpr std::optional<Strides> row_major_strides(const Shape& shape) {
   std::ptrdiff_t step = 1;
   for (std::size_t k = shape.size(); k-- > 0;) {
     strides[k] = step;
+    if (step == 0) continue;  // outside a size-0 axis every stride is 0, whatever the sizes
     if (shape[k] > static_cast<std::size_t>(max_index) ||
         __builtin_mul_overflow(step, static_cast<std::ptrdiff_t>(shape[k]), &step))
       return std::nullopt;

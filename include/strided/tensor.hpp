@@ -337,8 +337,11 @@ class Tensor {
   /// (truncating, saturating float->int; round-to-nearest-even narrowing; ...). Works on any
   /// view; casting to T itself gives a detached copy.
   template <Element U>
-  requires detail::is_castable_v<T, U> Result<Tensor<U>> cast()
-  const {
+  Result<Tensor<U>> cast() const requires detail::is_castable_v<T, U> {
+    // The row-major layout first: an empty tensor's shape may have no row-major strides that
+    // fit (e.g. [0, 2^62, 2^62]); that is size_overflow, not a crash.
+    auto layout = Layout::contiguous(shape());
+    if (!layout) return layout.error().in("cast");
     const std::size_t n = numel();
     auto out = detail::try_allocate_buffer<U>(n);
     if (out == nullptr) return ShapeError::allocation_failed("cast", n);
@@ -353,7 +356,7 @@ class Tensor {
       }
       detail::cast_contiguous<T, U>(src, out.get(), n);
     }
-    return Tensor<U>(std::move(out), n, Layout::contiguous(shape()).value());
+    return Tensor<U>(std::move(out), n, std::move(*layout));
   }
 
   /// cast<float>().
