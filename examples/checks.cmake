@@ -1,7 +1,8 @@
 # Included at the end of examples/CMakeLists.txt (after the per-file example targets exist):
 #   - example.<name>.output: <name>'s output equals examples/expected/<name>.txt (the text
 #     docs/examples.md quotes), run in its own directory (examples may write files there);
-#   - the Python halves of numpy_exchange and dlpack_torch, run with a Python 3 that has NumPy
+#   - example.<name>.python: the Python halves of numpy_exchange and dlpack_torch (their output
+#     compared with examples/expected/<name>_py.txt), run with a Python 3 that has NumPy
 #     (and PyTorch for dlpack_torch): STRIDED_PYTHON when set, else /usr/bin/python3 or the
 #     python3 on PATH. Without one they show as SKIPPED.
 
@@ -44,12 +45,21 @@ function(strided_example_python_skip name why)
   set_tests_properties("${name}: SKIPPED" PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED:")
 endfunction()
 
+# example.<name>.python: runs examples/<name>.py with <arg> and compares what it prints with
+# examples/expected/<name>_py.txt (the script also asserts the values itself).
+function(strided_example_python_test name python arg)
+  add_test(NAME example.${name}.python
+           COMMAND "${CMAKE_COMMAND}" -D "PROGRAM=${python}" -D
+                   "ARGS=${CMAKE_CURRENT_SOURCE_DIR}/${name}.py;${arg}" -D
+                   "WORKDIR=${CMAKE_CURRENT_BINARY_DIR}/${name}.python.d" -D
+                   "EXPECTED=${CMAKE_CURRENT_SOURCE_DIR}/expected/${name}_py.txt" -P
+                   "${CMAKE_CURRENT_SOURCE_DIR}/compare_output.cmake")
+endfunction()
+
 if(TARGET numpy_exchange)
   strided_example_python(_numpy_python numpy)
   if(_numpy_python)
-    add_test(NAME example.numpy_exchange.python
-             COMMAND "${_numpy_python}" "${CMAKE_CURRENT_SOURCE_DIR}/numpy_exchange.py"
-                     "$<TARGET_FILE:numpy_exchange>")
+    strided_example_python_test(numpy_exchange "${_numpy_python}" "$<TARGET_FILE:numpy_exchange>")
     set_tests_properties(example.numpy_exchange.python PROPERTIES LABELS "example;python")
   else()
     strided_example_python_skip(example.numpy_exchange.python "a Python 3 with numpy")
@@ -69,9 +79,7 @@ if(TARGET dlpack_torch)
         target_compile_options(dlpack_torch_lib PRIVATE -Werror)
       endif()
     endif()
-    add_test(NAME example.dlpack_torch.python
-             COMMAND "${_torch_python}" "${CMAKE_CURRENT_SOURCE_DIR}/dlpack_torch.py"
-                     "$<TARGET_FILE:dlpack_torch_lib>")
+    strided_example_python_test(dlpack_torch "${_torch_python}" "$<TARGET_FILE:dlpack_torch_lib>")
     set_tests_properties(example.dlpack_torch.python PROPERTIES LABELS "example;python")
   else()
     strided_example_python_skip(example.dlpack_torch.python "a Python 3 with torch")
