@@ -3,12 +3,13 @@
 (NumPy, PyTorch): every figure a ratio to memcpy of the same bytes measured in its own process.
 
 Usage:
-  /usr/bin/python3 bench/plot_performance.py --bench copy_bench.json --peers peers.json \\
+  /usr/bin/python3 bench/plot_performance.py --bench run1.json [run2.json ...] --peers peers.json \\
       --png docs/performance.png --table table.md
 copy_bench.json: `copy_bench --benchmark_format=json --benchmark_out=copy_bench.json`.
 """
 import argparse
 import json
+import statistics
 
 import matplotlib
 
@@ -33,18 +34,25 @@ TARGETS = {
 }
 
 
-def load_bench(path):
-    """{(group, case): {counter: median}} from Google Benchmark JSON (median aggregates)."""
-    with open(path) as f:
-        data = json.load(f)
-    out = {}
-    for b in data["benchmarks"]:
-        if b.get("aggregate_name") != "median":
-            continue
-        parts = b["run_name"].split("/")
-        group, case = parts[0], parts[1]
-        out[(group, case)] = {k: b[k] for k in ("x_memcpy", "x_fresh") if k in b}
-    isa = data.get("context", {}).get("strided_isa", "?")
+def load_bench(paths):
+    """{(group, case): {counter: value}} from Google Benchmark JSON files (median aggregates).
+    With several files (runs), each value is the median over the runs that have it: on a shared
+    machine one run can be off by several times for a case, the median of runs is stable."""
+    runs = {}
+    isa = "?"
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        isa = data.get("context", {}).get("strided_isa", isa)
+        for b in data["benchmarks"]:
+            if b.get("aggregate_name") != "median":
+                continue
+            parts = b["run_name"].split("/")
+            slot = runs.setdefault((parts[0], parts[1]), {})
+            for k in ("x_memcpy", "x_fresh"):
+                if k in b:
+                    slot.setdefault(k, []).append(b[k])
+    out = {key: {k: statistics.median(v) for k, v in c.items()} for key, c in runs.items()}
     return out, isa
 
 
@@ -54,7 +62,7 @@ def fmt(x):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--bench", required=True)
+    ap.add_argument("--bench", required=True, nargs="+", help="one or more runs")
     ap.add_argument("--peers", required=True)
     ap.add_argument("--png", required=True)
     ap.add_argument("--table", required=True)
@@ -80,7 +88,9 @@ def main():
 
     lines = [
         f"strided ISA level: {isa}. Ratios to `memcpy` of the same bytes into a preallocated "
-        "buffer, measured interleaved in the same process; medians of 9 repetitions. NumPy "
+        "buffer, measured interleaved in the same process; medians of 9 repetitions (and, for "
+        f"strided, the median over the runs that measured the case: up to {len(args.bench)} files given). "
+        "NumPy "
         f"{peers['meta']['numpy']} and PyTorch {peers['meta']['torch']} (one thread) from "
         "`bench/peers.py`; Eigen 3.4 and xtensor 0.24 from `bench/copy_bench.cpp`.",
         "",
