@@ -185,7 +185,7 @@ void ratio_to_memcpy(benchmark::State& state, Buffers& b, std::size_t bytes, Wor
     }
   }
   state.counters["x_memcpy"] = t_work / t_ref;
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
 }
 
 CopyArgs args_for(const Case& c, Buffers& b, std::byte* dst) {
@@ -240,7 +240,7 @@ void bench_contiguous(benchmark::State& state, const Case& c) {
   }
   state.counters["x_fresh"] = t_work / t_fresh;
   state.counters["x_memcpy"] = t_work / t_ref;
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
 }
 
 // A fresh 64 MiB buffer + memcpy, ratio to memcpy into a preallocated buffer: what huge-page
