@@ -1,5 +1,6 @@
 // The shared library tests/interop/test_interop.py loads (ctypes.PyDLL, so the GIL is held in
-// every call) to exercise strided's DLPack and .npy doors against real PyTorch and NumPy.
+// every call) to exercise strided's DLPack, .npy and safetensors doors against real PyTorch and
+// NumPy.
 //
 // It speaks Python's C API without <Python.h> (python3-dev is not needed): the few capsule
 // functions below are resolved from the running interpreter when the library is loaded.
@@ -10,6 +11,9 @@
 #include <strided/io/npy.hpp>
 #include <string>
 #include <vector>
+#if defined(STRIDED_INTEROP_SAFETENSORS)
+#include <strided/io/safetensors.hpp>
+#endif
 
 using namespace strided;
 
@@ -240,5 +244,25 @@ int strided_save_npy(const char* path, const char* dtype, const char* view, int 
   });
   return known ? rc : -static_cast<int>(IoErrorKind::invalid_argument);
 }
+
+#if defined(STRIDED_INTEROP_SAFETENSORS)
+/// Writes, with save_safetensors, the view `view` of every element type as "<dtype>" plus
+/// metadata {"writer": "strided"}. Returns 0, or -(IoErrorKind) with strided_last_error() set.
+int strided_save_safetensors(const char* path, const char* view) {
+  std::vector<SafetensorsEntry> entries;
+  for (const char* name :
+       {"bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "bf16", "f32", "f64"})
+    with_dtype(name, [&](auto tag) {
+      using T = decltype(tag);
+      entries.emplace_back(name, make_view<T>(view).value());
+    });
+  auto saved = save_safetensors(path, entries, {{"writer", "strided"}});
+  if (!saved) {
+    g_last_error = saved.error().message();
+    return -static_cast<int>(saved.error().kind());
+  }
+  return 0;
+}
+#endif
 
 }  // extern "C"

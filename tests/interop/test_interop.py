@@ -8,6 +8,7 @@ every buffer release.
 """
 import ctypes
 import gc
+import json
 import os
 import sys
 import tempfile
@@ -266,6 +267,49 @@ class StridedNpyToNumPy(unittest.TestCase):
             self.assertEqual(rc, -IOERR["unsupported_dtype"])
 
 
+class StridedSafetensorsToPython(unittest.TestCase):
+    """save_safetensors output read by a reader written here from the published format."""
+
+    NUMPY = {"BOOL": np.bool_, "I8": np.int8, "I16": "<i2", "I32": "<i4", "I64": "<i8",
+             "U8": np.uint8, "U16": "<u2", "U32": "<u4", "U64": "<u8", "F16": "<f2",
+             "F32": "<f4", "F64": "<f8", "BF16": "<i2"}
+
+    def test_python_reads_what_strided_writes(self):
+        if not hasattr(LIB, "strided_save_safetensors"):
+            self.skipTest("the interop library was built without nlohmann_json")
+        with tempfile.TemporaryDirectory() as d:
+            for view in VIEWS:
+                with self.subTest(view=view):
+                    path = os.path.join(d, view + ".safetensors")
+                    rc = LIB.strided_save_safetensors(path.encode(), view.encode())
+                    self.assertEqual(rc, 0, LIB.strided_last_error().decode())
+                    with open(path, "rb") as f:
+                        raw = f.read()
+                    n = int.from_bytes(raw[:8], "little")
+                    self.assertEqual((8 + n) % 8, 0, "data section 8-byte aligned")
+                    header = json.loads(raw[8:8 + n].decode("utf-8"))
+                    self.assertEqual(header.pop("__metadata__"), {"writer": "strided"})
+                    data = raw[8 + n:]
+                    spans = sorted(tuple(e["data_offsets"]) for e in header.values())
+                    self.assertEqual(spans[0][0], 0)
+                    self.assertEqual(spans[-1][1], len(data))
+                    for (_, end), (begin, _) in zip(spans, spans[1:]):
+                        self.assertEqual(end, begin, "no holes, no overlaps")
+                    self.assertEqual(set(header), set(DTYPES))
+                    for name, e in header.items():
+                        begin, end = e["data_offsets"]
+                        size = np.dtype(self.NUMPY[e["dtype"]]).itemsize
+                        self.assertEqual(begin % size, 0, "aligned for its type")
+                        a = np.frombuffer(data[begin:end], dtype=self.NUMPY[e["dtype"]])
+                        if e["dtype"] == "BF16":
+                            a = torch.from_numpy(a.copy()).view(torch.bfloat16).float().numpy()
+                        a = a.reshape(e["shape"])
+                        want, _ = expected(name, view)
+                        self.assertEqual(a.shape, want.shape)
+                        np.testing.assert_array_equal(a.astype(np.float64)
+                                                      if name != "bool" else a, want)
+
+
 def load(path):
     lib = ctypes.PyDLL(path)  # PyDLL: the GIL stays held, the library calls the C API
     lib.strided_export.restype = ctypes.py_object
@@ -286,6 +330,8 @@ def load(path):
             [ctypes.c_int] if f in ("strided_imported_dim", "strided_imported_stride") else
             [ctypes.c_longlong] if f == "strided_imported_value" else [])
     lib.strided_save_npy.argtypes = [ctypes.c_char_p] * 3 + [ctypes.c_int]
+    if hasattr(lib, "strided_save_safetensors"):
+        lib.strided_save_safetensors.argtypes = [ctypes.c_char_p] * 2
     return lib
 
 
