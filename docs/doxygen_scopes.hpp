@@ -1,0 +1,10 @@
+// Read by Doxygen only (docs/Doxyfile.in lists it; no code includes it): declares the third-party
+// scope that strided/format.hpp specialises, so that the API reference can place
+// fmt::formatter<strided::Tensor<T>>.
+
+/// {fmt} (https://fmt.dev): strided/format.hpp specialises its formatter for strided::Tensor.
+namespace fmt {
+/// {fmt}'s formatter template (declared in <fmt/format.h>).
+template <class T, class Char = char, class Enable = void>
+struct formatter;
+}  // namespace fmt
