@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <initializer_list>
@@ -72,8 +73,8 @@ class SmallVector {
 
   constexpr std::size_t size() const noexcept { return size_; }
   constexpr bool empty() const noexcept { return size_ == 0; }
-  constexpr I* data() noexcept { return heap_ != nullptr ? heap_ : inline_; }
-  constexpr const I* data() const noexcept { return heap_ != nullptr ? heap_ : inline_; }
+  constexpr I* data() noexcept { return heap_ != nullptr ? heap_ : inline_.data(); }
+  constexpr const I* data() const noexcept { return heap_ != nullptr ? heap_ : inline_.data(); }
   constexpr I& operator[](std::size_t i) noexcept { return data()[i]; }
   constexpr const I& operator[](std::size_t i) const noexcept { return data()[i]; }
   constexpr I* begin() noexcept { return data(); }
@@ -138,16 +139,14 @@ class SmallVector {
     }
     other.size_ = 0;
   }
-  constexpr void copy_inline(const SmallVector& other) noexcept {
-    std::copy(other.inline_, other.inline_ + Inline, inline_);
-  }
+  constexpr void copy_inline(const SmallVector& other) noexcept { inline_ = other.inline_; }
   constexpr void release() noexcept {
     delete[] heap_;
     heap_ = nullptr;
     capacity_ = 0;
   }
 
-  I inline_[Inline]{};
+  std::array<I, Inline> inline_{};
   I* heap_ = nullptr;
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;

@@ -50,7 +50,7 @@ std::shared_ptr<T> try_allocate_buffer(std::size_t count) noexcept {
 #if defined(__cpp_exceptions)
   try {
     return std::shared_ptr<T>(static_cast<T*>(raw), AlignedDelete{align});
-  } catch (...) {  // the control block could not be allocated; shared_ptr already called
+  } catch (...) {    // the control block could not be allocated; shared_ptr already called
     return nullptr;  // the deleter on `raw` ([util.smartptr.shared.const]), so no delete here
   }
 #else
