@@ -70,6 +70,14 @@ void check_load(std::span<const std::byte> bytes, const NpyHeader& h) {
   const auto saved = strided::save_npy_bytes(t);
   CHECK(saved.has_value());
   const auto again = strided::load_npy_bytes<T>(std::span<const std::byte>(*saved));
+  if (!strided::Layout::contiguous(t.shape())) {
+    // A Fortran-order file without elements whose C-order strides overflow (e.g. shape
+    // (0, 41, 3, 748374836484, 2729, 3, 14) read column-major): written back in C order, its
+    // row-major strides do not fit, so the reload is an overflow (kind shape), not a tensor.
+    CHECK(h.fortran_order && t.empty());
+    CHECK(!again && again.error().kind() == IoErrorKind::shape);
+    return;
+  }
   CHECK(again.has_value() && again->shape() == t.shape());
   const auto a = t.to_vector(), b = again->to_vector();
   CHECK(a.size() == b.size());
