@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <limits>
 #include <strided/layout.hpp>
+#include <strided/layout_views.hpp>
 #include <string>
 
 #include "catch_shim.hpp"
@@ -233,4 +234,22 @@ TEST_CASE("data errors carry the sample index and shapes") {
           "select: index 7 is out of bounds for axis 0 of size 3 (shape [3])");
   REQUIRE(strided::ShapeError::rank_mismatch_required("transpose_2d", 2, 3).message() ==
           "transpose_2d: needs rank 2, got rank 3");
+}
+
+TEST_CASE("huge and zero sizes: no order dependence, no infer confusion (fuzz findings F2-F4)") {
+  // F3: a zero-size axis anywhere means no elements, whatever the other sizes multiply to.
+  REQUIRE(Layout::contiguous({7, huge, 0}).value().numel() == 0);
+  REQUIRE(Layout::contiguous({0, 7, huge}).has_value() == false);  // its strides overflow
+  REQUIRE(Layout::contiguous({7, huge, 0}).value().strides() == Strides{0, 0, 1});
+  // F4: on a broadcast axis every start is the same element, even past PTRDIFF_MAX.
+  const Layout wide = contiguous({1}).broadcast_to({huge - 1}).value();
+  const Layout tail = wide.narrow(0, huge - 3, 2).value();
+  REQUIRE(tail.shape() == Shape{2});
+  REQUIRE(tail.offset() == 0);
+  // F2: reshape_exact takes SIZE_MAX literally (reshape reads it as strided::infer).
+  const Layout all = contiguous({1, 1}).broadcast_to({huge, 1}).value();
+  REQUIRE(all.reshape_exact({huge}).value().strides() == Strides{0});
+  REQUIRE(all.reshape({huge}).value().shape() == Shape{huge});  // inferred: the same size
+  REQUIRE(strided::layout_ops::flatten(all, 0, 1).value().shape() == Shape{huge});
+  REQUIRE(strided::layout_ops::unflatten(all, 1, {1, 1}).value().shape() == Shape{huge, 1, 1});
 }

@@ -21,6 +21,8 @@ inline constexpr auto max_index = std::numeric_limits<std::ptrdiff_t>::max();
 
 /// The product of the sizes, or nullopt when it overflows std::size_t.
 constexpr std::optional<std::size_t> checked_numel(std::span<const std::size_t> shape) noexcept {
+  for (std::size_t size : shape)
+    if (size == 0) return 0;  // no elements, whatever the order of the other sizes
   std::size_t n = 1;
   for (std::size_t size : shape)
     if (__builtin_mul_overflow(n, size, &n)) return std::nullopt;
@@ -243,7 +245,12 @@ class Layout {
   constexpr Result<Layout> reshape(const Shape& requested) const {
     auto resolved = detail::resolve_infer(requested, numel(), "reshape");
     if (!resolved) return std::move(resolved).error();
-    const Shape& new_shape = *resolved;
+    return reshape_exact(*resolved);
+  }
+
+  /// reshape() with every size taken literally (no `infer`): for callers whose shapes may hold
+  /// a genuine size of SIZE_MAX, such as a broadcast axis.
+  constexpr Result<Layout> reshape_exact(const Shape& new_shape) const {
     if (new_shape.size() > max_rank) return ShapeError::rank_too_large("reshape", new_shape.size());
     const auto n = detail::checked_numel(new_shape);
     if (!n) return ShapeError::size_overflow("reshape", new_shape);
@@ -284,6 +291,7 @@ class Layout {
   /// offset += steps * stride, checked. A layout left without elements keeps any offset it can
   /// represent, since it reaches nothing.
   constexpr bool advance_offset(std::size_t steps, std::ptrdiff_t stride) {
+    if (stride == 0) return true;  // a broadcast axis: any start is the same element
     std::ptrdiff_t delta = 0, moved = 0;
     if (steps > static_cast<std::size_t>(detail::max_index) ||
         __builtin_mul_overflow(static_cast<std::ptrdiff_t>(steps), stride, &delta) ||

@@ -215,7 +215,7 @@ constexpr Result<Layout> flatten(const Layout& in, std::size_t first, std::size_
       return ShapeError::size_overflow("flatten", in.shape());
   shape.push_back(merged);
   for (std::size_t k = last + 1; k < in.rank(); ++k) shape.push_back(in.shape()[k]);
-  auto out = in.reshape(shape);
+  auto out = in.reshape_exact(shape);
   if (!out) return out.error().in("flatten");
   return out;
 }
@@ -241,7 +241,7 @@ constexpr Result<Layout> unflatten(const Layout& in, std::size_t dim, const Shap
     }
     for (std::size_t size : *resolved) shape.push_back(size);
   }
-  auto out = in.reshape(shape);
+  auto out = in.reshape_exact(shape);
   if (!out) return out.error().in("unflatten");
   return out;
 }
