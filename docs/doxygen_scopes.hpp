@@ -8,3 +8,8 @@ namespace fmt {
 template <class T, class Char = char, class Enable = void>
 struct formatter;
 }  // namespace fmt
+
+/// Everything strided declares: Tensor, Layout, Shape, Result, the errors, element types, batching,
+/// printing and the interop doors. Implementation details live in strided::detail (not part of
+/// the API).
+namespace strided {}
