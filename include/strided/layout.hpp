@@ -2,6 +2,7 @@
 // layout and touches no data, so each is constexpr and allocation-free up to rank 6.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -21,11 +22,13 @@ inline constexpr auto max_index = std::numeric_limits<std::ptrdiff_t>::max();
 
 /// The product of the sizes, or nullopt when it overflows std::size_t.
 constexpr std::optional<std::size_t> checked_numel(std::span<const std::size_t> shape) noexcept {
-  for (std::size_t size : shape)
-    if (size == 0) return 0;  // no elements, whatever the order of the other sizes
   std::size_t n = 1;
-  for (std::size_t size : shape)
-    if (__builtin_mul_overflow(n, size, &n)) return std::nullopt;
+  bool overflow = false;
+  for (std::size_t size : shape) {
+    if (size == 0) return 0;  // no elements, whatever the order of the other sizes
+    overflow |= __builtin_mul_overflow(n, size, &n);
+  }
+  if (overflow) return std::nullopt;
   return n;
 }
 
@@ -243,6 +246,8 @@ class Layout {
   /// merged into one new axis is stride-compatible (NumPy's no-copy reshape, PyTorch's view()).
   /// One size may be `infer`.
   constexpr Result<Layout> reshape(const Shape& requested) const {
+    if (std::find(requested.begin(), requested.end(), infer) == requested.end())
+      return reshape_exact(requested);  // the common case, without copying the shape
     auto resolved = detail::resolve_infer(requested, numel(), "reshape");
     if (!resolved) return std::move(resolved).error();
     return reshape_exact(*resolved);
@@ -254,7 +259,8 @@ class Layout {
     if (new_shape.size() > max_rank) return ShapeError::rank_too_large("reshape", new_shape.size());
     const auto n = detail::checked_numel(new_shape);
     if (!n) return ShapeError::size_overflow("reshape", new_shape);
-    if (*n != numel()) return ShapeError::element_count_mismatch("reshape", new_shape, numel());
+    const std::size_t old_n = numel();
+    if (*n != old_n) return ShapeError::element_count_mismatch("reshape", new_shape, old_n);
     if (*n <= 1 || is_contiguous()) {
       // Row-major data stays row-major (and 0 or 1 element has no order to preserve).
       auto strides = detail::row_major_strides(new_shape);
