@@ -1,0 +1,364 @@
+// Allocation-failure injection: this binary replaces the global operator new/delete family
+// (plain, array, nothrow and aligned forms) with a counting version that can fail the k-th
+// allocation. Each allocating entry point is run once to count its allocations N, then N more
+// times with allocation k = 1..N failing, and must give the documented outcome every time
+// (design §3): Result-returning functions report allocation_failed (wrapped in DataError /
+// IoError kind `shape` where those are the error type), functions returning a plain value throw
+// std::bad_alloc; nothing else escapes. Leaks are found by LeakSanitizer in the ASan builds
+// (the replacement allocates with malloc, which LSan tracks).
+#if defined(__GNUC__) && !defined(__clang__)
+// g++ sees free() in the replaced operator delete and malloc() behind the replaced operator new
+// as a mismatch; they are this file's own matching pair.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <new>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "catch_shim.hpp"
+#include "strided/batch.hpp"
+#include "strided/io/npy.hpp"
+#include "strided/tensor.hpp"
+#if defined(STRIDED_HAVE_NLOHMANN_JSON)
+#include "strided/io/safetensors.hpp"
+#endif
+#if defined(STRIDED_HAVE_DLPACK)
+#include "strided/interop/dlpack.hpp"
+#endif
+
+// ----- the counting allocator ------------------------------------------------------------------
+
+namespace {
+
+std::atomic<long> g_count{0};    // allocations since arming
+std::atomic<long> g_fail_at{0};  // fail this one (1-based); 0: disarmed
+std::atomic<bool> g_failed{false};
+
+bool inject() noexcept {
+  const long at = g_fail_at.load(std::memory_order_relaxed);
+  if (at == 0) return false;
+  const long n = g_count.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (n != at) return false;
+  g_failed.store(true, std::memory_order_relaxed);
+  return true;
+}
+
+void* raw_alloc(std::size_t n, std::size_t align) noexcept {
+  if (n == 0) n = 1;
+  if (align <= alignof(std::max_align_t)) return std::malloc(n);
+  void* p = nullptr;
+  return posix_memalign(&p, align, n) == 0 ? p : nullptr;
+}
+
+void* alloc_or_throw(std::size_t n, std::size_t align) {
+  if (inject()) throw std::bad_alloc();
+  void* p = raw_alloc(n, align);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+void* alloc_or_null(std::size_t n, std::size_t align) noexcept {
+  return inject() ? nullptr : raw_alloc(n, align);
+}
+
+}  // namespace
+
+void* operator new(std::size_t n) { return alloc_or_throw(n, 0); }
+void* operator new[](std::size_t n) { return alloc_or_throw(n, 0); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return alloc_or_null(n, 0); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return alloc_or_null(n, 0); }
+void* operator new(std::size_t n, std::align_val_t a) {
+  return alloc_or_throw(n, static_cast<std::size_t>(a));
+}
+void* operator new[](std::size_t n, std::align_val_t a) {
+  return alloc_or_throw(n, static_cast<std::size_t>(a));
+}
+void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return alloc_or_null(n, static_cast<std::size_t>(a));
+}
+void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+  return alloc_or_null(n, static_cast<std::size_t>(a));
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+
+// ----- the driver ------------------------------------------------------------------------------
+
+namespace {
+
+using strided::DataErrorKind;
+using strided::IoErrorKind;
+using strided::Shape;
+using strided::ShapeErrorKind;
+using strided::Tensor;
+
+enum class Outcome { ok, allocation_failed, bad_alloc, other_error };
+
+const char* name(Outcome o) {
+  switch (o) {
+    case Outcome::ok:
+      return "ok";
+    case Outcome::allocation_failed:
+      return "allocation_failed";
+    case Outcome::bad_alloc:
+      return "std::bad_alloc";
+    case Outcome::other_error:
+      return "another error";
+  }
+  return "?";
+}
+
+template <class T>
+Outcome classify(const strided::Result<T, strided::ShapeError>& r) {
+  if (r) return Outcome::ok;
+  return r.error().kind() == ShapeErrorKind::allocation_failed ? Outcome::allocation_failed
+                                                               : Outcome::other_error;
+}
+template <class T>
+Outcome classify(const strided::Result<T, strided::DataError>& r) {
+  if (r) return Outcome::ok;
+  return r.error().kind() == DataErrorKind::shape &&
+                 r.error().shape_error().kind() == ShapeErrorKind::allocation_failed
+             ? Outcome::allocation_failed
+             : Outcome::other_error;
+}
+template <class T>
+Outcome classify(const strided::Result<T, strided::IoError>& r) {
+  if (r) return Outcome::ok;
+  return r.error().kind() == IoErrorKind::shape &&
+                 r.error().shape_error().kind() == ShapeErrorKind::allocation_failed
+             ? Outcome::allocation_failed
+             : Outcome::other_error;
+}
+
+/// Runs `f` with injection paused (for the test's own allocations inside a checked call).
+template <class F>
+auto unfailed(F f) {
+  const long saved = g_fail_at.exchange(0);
+  auto out = f();
+  g_fail_at = saved;
+  return out;
+}
+
+struct Report {
+  long allocations = 0;                         // of the unfailed run
+  long runs = 0;                                // runs with an injected failure
+  std::vector<std::pair<long, Outcome>> wrong;  // k and what came back
+};
+
+/// Runs `call` (returning an Outcome) unfailed, then with each of its allocations failing in
+/// turn. `expected`: the outcome every failed run must give.
+template <class Call>
+Report every_k(Call call, Outcome expected) {
+  Report rep;
+  auto run = [&](long fail_at) {
+    g_count = 0;
+    g_failed = false;
+    g_fail_at = fail_at;
+    Outcome out = Outcome::other_error;
+    try {
+      out = call();
+    } catch (const std::bad_alloc&) {
+      out = Outcome::bad_alloc;
+    }
+    g_fail_at = 0;
+    return out;
+  };
+  const Outcome clean = run(std::numeric_limits<long>::max());
+  rep.allocations = g_count;
+  REQUIRE(clean == Outcome::ok);
+  for (long k = 1; k <= rep.allocations; ++k) {
+    const Outcome out = run(k);
+    if (!g_failed) {
+      if (out != Outcome::ok) rep.wrong.emplace_back(k, out);
+      continue;
+    }
+    ++rep.runs;
+    // ok: the failed allocation was optional (a scratch buffer with a fallback path).
+    if (out != expected && out != Outcome::ok) rep.wrong.emplace_back(k, out);
+  }
+  for (const auto& [k, out] : rep.wrong)
+    std::fprintf(stderr, "  allocation %ld of %ld failing gave %s, not %s\n", k, rep.allocations,
+                 name(out), name(expected));
+  return rep;
+}
+
+#define CHECK_EVERY_K(call, expected)                                                           \
+  do {                                                                                          \
+    const Report rep_ = every_k(call, expected);                                                \
+    INFO(#call << ": " << rep_.allocations << " allocations, " << rep_.runs << " failed runs"); \
+    for (const auto& [k_, out_] : rep_.wrong)                                                   \
+      UNSCOPED_INFO("allocation " << k_ << " failing gave " << name(out_) << ", not "           \
+                                  << name(expected));                                           \
+    CHECK(rep_.allocations > 0);                                                                \
+    CHECK(rep_.wrong.empty());                                                                  \
+  } while (0)
+
+const Outcome kResult = Outcome::allocation_failed;  // Result-returning functions
+const Outcome kThrows = Outcome::bad_alloc;          // plain-value functions
+
+Tensor<float> matrix(std::size_t rows, std::size_t cols) {
+  std::vector<float> v(rows * cols);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i);
+  return Tensor<float>::from_vector(std::move(v), {rows, cols}).value();
+}
+
+}  // namespace
+
+TEST_CASE("allocation failure: factories report allocation_failed", "[alloc]") {
+  const std::vector<float> data(12, 1.0f);
+  const std::vector<bool> bits(12, true);
+  CHECK_EVERY_K(
+      [&] {
+        auto copy = unfailed([&] { return data; });
+        return classify(Tensor<float>::from_vector(std::move(copy), {3, 4}));
+      },
+      kResult);
+  CHECK_EVERY_K(
+      [&] {
+        auto copy = unfailed([&] { return bits; });
+        return classify(Tensor<bool>::from_vector(std::move(copy), {3, 4}));
+      },
+      kResult);
+  CHECK_EVERY_K([&] { return classify(Tensor<float>::from_slice(data, {3, 4})); }, kResult);
+  CHECK_EVERY_K([&] { return classify(Tensor<float>::zeros({3, 4})); }, kResult);
+  CHECK_EVERY_K([&] { return classify(Tensor<double>::ones({3, 4})); }, kResult);
+  CHECK_EVERY_K([&] { return classify(Tensor<std::int8_t>::full({3, 4}, 7)); }, kResult);
+}
+
+// KNOWN FINDING F5 (reported): with more than 6 axes a Shape lives on the heap, and the
+// factories copy it (Layout, ShapeError) with operator new: std::bad_alloc escapes from a
+// Result-returning function. [!shouldfail]: this case passes while the finding stands and fails
+// (so the tag must go) once it is fixed.
+TEST_CASE("allocation failure: factories with rank > 6 (heap shapes)", "[alloc][!shouldfail]") {
+  // Shapes beyond 6 axes live on the heap, so copying one allocates inside the factory.
+  const Shape shape{1, 2, 1, 2, 1, 3, 1, 1};
+  const std::vector<float> data(12, 1.0f);
+  CHECK_EVERY_K([&] { return classify(Tensor<float>::from_slice(data, shape)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(Tensor<float>::zeros(shape)); }, kResult);
+}
+
+TEST_CASE("allocation failure: scalar, contiguous, to_vector, host_slice throw bad_alloc",
+          "[alloc]") {
+  const Tensor<float> t = matrix(5, 7).transpose(0, 1).value();  // not contiguous
+  CHECK_EVERY_K(
+      [] { return Tensor<float>::scalar(2.0f).numel() == 1 ? Outcome::ok : Outcome::other_error; },
+      kThrows);
+  CHECK_EVERY_K([&] { return t.contiguous().is_contiguous() ? Outcome::ok : Outcome::other_error; },
+                kThrows);
+  CHECK_EVERY_K([&] { return t.to_vector().size() == 35 ? Outcome::ok : Outcome::other_error; },
+                kThrows);
+  CHECK_EVERY_K([&] { return t.host_slice().size() == 35 ? Outcome::ok : Outcome::other_error; },
+                kThrows);
+}
+
+TEST_CASE("allocation failure: casts report allocation_failed", "[alloc]") {
+  const Tensor<float> dense = matrix(4, 6);
+  const Tensor<float> view = dense.transpose(0, 1).value();
+  CHECK_EVERY_K([&] { return classify(dense.cast<double>()); }, kResult);
+  CHECK_EVERY_K([&] { return classify(view.cast<strided::f16>()); }, kResult);
+  CHECK_EVERY_K([&] { return classify(view.cast<std::int32_t>()); }, kResult);
+  const Tensor<std::int16_t> ints = Tensor<std::int16_t>::full({3, 3}, 5).value();
+  CHECK_EVERY_K([&] { return classify(ints.to_f32()); }, kResult);
+}
+
+TEST_CASE("allocation failure: batches report DataError shape(allocation_failed)", "[alloc]") {
+  const std::vector<Tensor<float>> samples{matrix(2, 3), matrix(2, 3).flip(0).value(),
+                                           matrix(2, 3)};
+  CHECK_EVERY_K([&] { return classify(strided::stack_samples(samples)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(strided::concat_batches(samples)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(strided::stack(samples, 1)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(strided::concat(samples, 1)); }, kResult);
+  const Tensor<std::int64_t> label = Tensor<std::int64_t>::full({1}, 3).value();
+  const std::vector<std::pair<Tensor<float>, Tensor<std::int64_t>>> pairs{{matrix(2, 3), label},
+                                                                          {matrix(2, 3), label}};
+  CHECK_EVERY_K([&] { return classify(strided::stack_samples(pairs)); }, kResult);
+}
+
+TEST_CASE("allocation failure: load_npy_bytes reports IoError shape(allocation_failed)",
+          "[alloc]") {
+  const auto bytes = strided::save_npy_bytes(matrix(3, 5)).value();
+  CHECK_EVERY_K(
+      [&] { return classify(strided::load_npy_bytes<float>(std::span<const std::byte>(bytes))); },
+      kResult);
+}
+
+// KNOWN FINDING F6 (reported): split/chunk/unbind build their std::vector with operator new;
+// std::bad_alloc escapes from these Result-returning functions.
+TEST_CASE("allocation failure: split, chunk, unbind report allocation_failed",
+          "[alloc][!shouldfail]") {
+  const Tensor<float> t = matrix(6, 4);
+  CHECK_EVERY_K([&] { return classify(t.split(0, 2)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.chunk(1, 2)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.unbind(0)); }, kResult);
+}
+
+// KNOWN FINDING F8 (reported): SafetensorsFile::from_bytes under allocation failure throws
+// std::bad_alloc through a noexcept function: std::terminate. It would abort this whole binary,
+// so it is compiled only on request (-DSTRIDED_ALLOC_TEST_SAFETENSORS) until fixed.
+#if defined(STRIDED_HAVE_NLOHMANN_JSON) && defined(STRIDED_ALLOC_TEST_SAFETENSORS)
+TEST_CASE("allocation failure: safetensors from_bytes and get report allocation_failed",
+          "[alloc]") {
+  std::vector<strided::SafetensorsEntry> entries;
+  entries.emplace_back("w", matrix(3, 4));
+  const auto bytes = strided::save_safetensors_bytes(entries).value();
+  CHECK_EVERY_K(
+      [&] {
+        auto file = strided::SafetensorsFile::from_bytes(std::span<const std::byte>(bytes));
+        if (!file) return classify(file);
+        return classify(file->get<float>("w"));
+      },
+      kResult);
+}
+#endif
+
+#if defined(STRIDED_HAVE_DLPACK)
+TEST_CASE("allocation failure: DLPack export", "[alloc]") {
+  const Tensor<float> t = matrix(3, 4).transpose(0, 1).value();
+  // to_dlpack is noexcept and reports exhaustion as nullptr.
+  CHECK_EVERY_K(
+      [&] {
+        DLManagedTensor* m = strided::to_dlpack(t);
+        if (m == nullptr) return Outcome::allocation_failed;
+        m->deleter(m);
+        return Outcome::ok;
+      },
+      kResult);
+}
+
+// KNOWN FINDING F7 (reported): from_dlpack reports a failed allocation as invalid_argument
+// ("out of memory"), not as allocation_failed. (The producer's deleter does run: LSan finds no
+// leak.)
+TEST_CASE("allocation failure: DLPack import", "[alloc][!shouldfail]") {
+  const Tensor<float> t = matrix(3, 4).transpose(0, 1).value();
+  CHECK_EVERY_K(
+      [&] {
+        const long saved = g_fail_at.exchange(0);
+        DLManagedTensor* m = strided::to_dlpack(t);
+        g_fail_at = saved;
+        if (m == nullptr) return Outcome::other_error;
+        auto r = strided::from_dlpack<float>(m);
+        return classify(r);
+      },
+      kResult);
+}
+#endif
