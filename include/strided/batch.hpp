@@ -34,22 +34,28 @@ namespace strided {
 template <class S>
 struct sample_traits {};
 
+/// A pair of samples (input, label) stacks member-wise into a pair of batches.
 template <class A, class B>
 struct sample_traits<std::pair<A, B>> {
+  /// std::forward_as_tuple(p.first, p.second).
   static constexpr auto members(const std::pair<A, B>& p) noexcept {
     return std::forward_as_tuple(p.first, p.second);
   }
+  /// The pair of batches.
   template <class BA, class BB>
   static std::pair<BA, BB> make_batch(BA a, BB b) {
     return {std::move(a), std::move(b)};
   }
 };
 
+/// A tuple of samples stacks member-wise into a tuple of batches.
 template <class... Ts>
 struct sample_traits<std::tuple<Ts...>> {
+  /// A tuple of references to t's members.
   static constexpr auto members(const std::tuple<Ts...>& t) noexcept {
     return std::apply([](const auto&... m) { return std::forward_as_tuple(m...); }, t);
   }
+  /// The tuple of batches.
   template <class... Bs>
   static std::tuple<Bs...> make_batch(Bs... bs) {
     return {std::move(bs)...};
@@ -146,6 +152,7 @@ using batch_t = typename detail::sample_info<std::remove_cv_t<S>>::batch;
 template <Sample B>
 using input_t = typename detail::sample_info<std::remove_cv_t<B>>::input;
 
+/// The batch type stacking the samples of range R gives.
 template <SampleRange R>
 using range_batch_t = batch_t<std::ranges::range_value_t<const R>>;
 

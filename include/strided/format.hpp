@@ -87,10 +87,13 @@ inline constexpr const char* text_spec_error =
 
 }  // namespace strided::detail
 
+/// fmt::format("{}", t): Display; {:.N} sets the precision; {:?} Debug, {:#?} pretty Debug.
+/// Any other spec is a compile-time error.
 template <strided::detail::Printable T>
 struct fmt::formatter<strided::Tensor<T>> {
-  strided::detail::TextSpec spec;
+  strided::detail::TextSpec spec;  ///< the parsed format spec
 
+  /// Parses {}, {:.N}, {:?} or {:#?}.
   FMT_CONSTEXPR auto parse(fmt::format_parse_context& ctx) -> decltype(ctx.begin()) {
     bool ok = true;
     auto it = strided::detail::parse_text_spec(ctx.begin(), ctx.end(), spec, ok);
@@ -102,6 +105,7 @@ struct fmt::formatter<strided::Tensor<T>> {
     return it;
   }
 
+  /// Writes the text of `t` under the parsed spec.
   template <class FormatContext>
   auto format(const strided::Tensor<T>& t, FormatContext& ctx) const -> decltype(ctx.out()) {
     const std::string text = spec.render(t);
@@ -110,10 +114,12 @@ struct fmt::formatter<strided::Tensor<T>> {
 };
 
 #if defined(__cpp_lib_format)
+/// std::format("{}", t), with the same specs as the fmt::formatter.
 template <strided::detail::Printable T>
 struct std::formatter<strided::Tensor<T>, char> {
-  strided::detail::TextSpec spec;
+  strided::detail::TextSpec spec;  ///< the parsed format spec
 
+  /// Parses {}, {:.N}, {:?} or {:#?}.
   constexpr auto parse(std::format_parse_context& ctx) -> decltype(ctx.begin()) {
     bool ok = true;
     auto it = strided::detail::parse_text_spec(ctx.begin(), ctx.end(), spec, ok);
@@ -125,6 +131,7 @@ struct std::formatter<strided::Tensor<T>, char> {
     return it;
   }
 
+  /// Writes the text of `t` under the parsed spec.
   template <class FormatContext>
   auto format(const strided::Tensor<T>& t, FormatContext& ctx) const -> decltype(ctx.out()) {
     const std::string text = spec.render(t);

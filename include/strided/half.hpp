@@ -142,58 +142,94 @@ constexpr std::partial_ordering compare_half_bits(std::uint16_t a, std::uint16_t
 
 /// IEEE 754 binary16. A storage type: arithmetic goes through float.
 struct f16 {
-  std::uint16_t raw = 0;
+  std::uint16_t raw = 0;  ///< the bit pattern
 
   constexpr f16() noexcept = default;
+  /// @name From float and double
+  ///@{
+
   /// Rounds to nearest even (once, also from double); overflow gives ±inf; NaN stays NaN (quiet).
   explicit constexpr f16(float v) noexcept : raw(detail::f16_bits_from_f32(v)) {}
   explicit constexpr f16(double v) noexcept : raw(detail::f16_bits_from_f64(v)) {}
+  ///@}
 
+  /// @name Bit patterns
+  ///@{
+
+  /// The value whose bit pattern is `bits` (bits(): this value's pattern).
   static constexpr f16 from_bits(std::uint16_t bits) noexcept {
     f16 h;
     h.raw = bits;
     return h;
   }
   constexpr std::uint16_t bits() const noexcept { return raw; }
+  ///@}
+
+  /// @name To float and double
+  ///@{
 
   /// Exact (a signalling NaN comes back quiet).
   explicit constexpr operator float() const noexcept { return detail::f32_from_f16_bits(raw); }
   explicit constexpr operator double() const noexcept { return detail::f64_from_f16_bits(raw); }
+  ///@}
 
+  /// @name Comparisons
+  ///@{
+
+  /// IEEE 754: NaN is unordered and unequal to everything; -0 == +0.
   friend constexpr bool operator==(f16 a, f16 b) noexcept {
     return detail::compare_half_bits<detail::binary16>(a.raw, b.raw) == 0;
   }
   friend constexpr std::partial_ordering operator<=>(f16 a, f16 b) noexcept {
     return detail::compare_half_bits<detail::binary16>(a.raw, b.raw);
   }
+  ///@}
 };
 
 /// bfloat16: the top half of a binary32. A storage type: arithmetic goes through float.
 struct bf16 {
-  std::uint16_t raw = 0;
+  std::uint16_t raw = 0;  ///< the bit pattern
 
   constexpr bf16() noexcept = default;
+  /// @name From float and double
+  ///@{
+
   /// Rounds to nearest even (once, also from double); overflow gives ±inf; NaN stays NaN (quiet).
   explicit constexpr bf16(float v) noexcept : raw(detail::bf16_bits_from_f32(v)) {}
   explicit constexpr bf16(double v) noexcept : raw(detail::bf16_bits_from_f64(v)) {}
+  ///@}
 
+  /// @name Bit patterns
+  ///@{
+
+  /// The value whose bit pattern is `bits` (bits(): this value's pattern).
   static constexpr bf16 from_bits(std::uint16_t bits) noexcept {
     bf16 h;
     h.raw = bits;
     return h;
   }
   constexpr std::uint16_t bits() const noexcept { return raw; }
+  ///@}
+
+  /// @name To float and double
+  ///@{
 
   /// Exact (a signalling NaN comes back quiet).
   explicit constexpr operator float() const noexcept { return detail::f32_from_bf16_bits(raw); }
   explicit constexpr operator double() const noexcept { return detail::f64_from_bf16_bits(raw); }
+  ///@}
 
+  /// @name Comparisons
+  ///@{
+
+  /// IEEE 754: NaN is unordered and unequal to everything; -0 == +0.
   friend constexpr bool operator==(bf16 a, bf16 b) noexcept {
     return detail::compare_half_bits<detail::bfloat16>(a.raw, b.raw) == 0;
   }
   friend constexpr std::partial_ordering operator<=>(bf16 a, bf16 b) noexcept {
     return detail::compare_half_bits<detail::bfloat16>(a.raw, b.raw);
   }
+  ///@}
 };
 
 static_assert(sizeof(f16) == 2 && sizeof(bf16) == 2);
@@ -202,12 +238,17 @@ static_assert(sizeof(f16) == 2 && sizeof(bf16) == 2);
 
 namespace std {
 
+/// std::numeric_limits for strided::f16: the constants of IEEE 754 binary16.
 template <>
 class numeric_limits<strided::f16> {
   using T = strided::f16;
   static constexpr T b(std::uint16_t v) noexcept { return T::from_bits(v); }
 
  public:
+  /// @name The members of std::numeric_limits
+  ///@{
+
+  /// As for float, with binary16's values.
   static constexpr bool is_specialized = true;
   static constexpr bool is_signed = true;
   static constexpr bool is_integer = false;
@@ -240,14 +281,21 @@ class numeric_limits<strided::f16> {
   static constexpr T quiet_NaN() noexcept { return b(0x7e00); }
   static constexpr T signaling_NaN() noexcept { return b(0x7d00); }
   static constexpr T denorm_min() noexcept { return b(0x0001); }  // 2^-24
+  ///@}
 };
 
+/// std::numeric_limits for strided::bf16: the constants of bfloat16 (float's exponent range,
+/// 8 significant bits).
 template <>
 class numeric_limits<strided::bf16> {
   using T = strided::bf16;
   static constexpr T b(std::uint16_t v) noexcept { return T::from_bits(v); }
 
  public:
+  /// @name The members of std::numeric_limits
+  ///@{
+
+  /// As for float, with bfloat16's values.
   static constexpr bool is_specialized = true;
   static constexpr bool is_signed = true;
   static constexpr bool is_integer = false;
@@ -280,6 +328,7 @@ class numeric_limits<strided::bf16> {
   static constexpr T quiet_NaN() noexcept { return b(0x7fc0); }
   static constexpr T signaling_NaN() noexcept { return b(0x7fa0); }
   static constexpr T denorm_min() noexcept { return b(0x0001); }  // 2^-133
+  ///@}
 };
 
 }  // namespace std

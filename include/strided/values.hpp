@@ -31,15 +31,24 @@ class Values : public std::ranges::view_base {
         size_(clamped_size(layout_.numel())),
         contiguous_(layout_.is_contiguous()) {}
 
+  /// @name Range access
+  ///@{
+
+  /// Iterators over the elements in row-major order (size(): how many; empty(): none).
   iterator begin() const noexcept { return iterator(this, 0); }
   iterator end() const noexcept { return iterator(this, size_); }
   std::size_t size() const noexcept { return static_cast<std::size_t>(size_); }
   bool empty() const noexcept { return size_ == 0; }
+  ///@}
   /// Element `i` in row-major order. Precondition: i < size().
   T operator[](std::size_t i) const noexcept { return at(static_cast<std::ptrdiff_t>(i)); }
-  /// The first and last elements. Precondition: !empty().
+  /// @name First and last
+  ///@{
+
+  /// The first (back(): last) element. Precondition: !empty().
   T front() const noexcept { return at(0); }
   T back() const noexcept { return at(size_ - 1); }
+  ///@}
 
   /// Element `i` in row-major order. Precondition: i < size().
   T at(std::ptrdiff_t i) const noexcept {
@@ -59,13 +68,22 @@ class Values : public std::ranges::view_base {
   /// must outlive it (as with any non-borrowed view).
   class iterator {
    public:
+    /// @name Iterator traits
+    ///@{
+
+    /// Random access, yielding values (a C++17 input iterator).
     using iterator_concept = std::random_access_iterator_tag;
     using iterator_category = std::input_iterator_tag;  // yields prvalues: a C++17 input iterator
     using value_type = T;
     using difference_type = std::ptrdiff_t;
+    ///@}
 
     iterator() = default;
 
+    /// @name Random-access iterator operations
+    ///@{
+
+    /// As for a pointer into the row-major sequence; dereferencing yields the element by value.
     T operator*() const noexcept { return view_->at(i_); }
     T operator[](difference_type n) const noexcept { return view_->at(i_ + n); }
 
@@ -85,6 +103,7 @@ class Values : public std::ranges::view_base {
     friend std::strong_ordering operator<=>(const iterator& a, const iterator& b) noexcept {
       return a.i_ <=> b.i_;
     }
+    ///@}
 
    private:
     friend class Values;

@@ -79,6 +79,7 @@ constexpr const char* to_string(IoErrorKind kind) noexcept {
 /// overflowing shape, a layout outside the data) is wrapped with kind `shape`.
 class IoError {
  public:
+  /// An error of `kind` in `op` on `source`, described by `what`.
   IoError(IoErrorKind kind, std::string op, std::string source, std::string what)
       : kind_(kind), op_(std::move(op)), source_(std::move(source)), what_(std::move(what)) {}
 
@@ -91,12 +92,14 @@ class IoError {
     return e;
   }
 
+  /// Wraps a ShapeError as kind `shape`; its message becomes the description.
   static IoError from_shape(ShapeError error, std::string op, std::string source) {
     IoError e(IoErrorKind::shape, std::move(op), std::move(source), error.message());
     e.shape_error_ = std::move(error);
     return e;
   }
 
+  /// What went wrong.
   IoErrorKind kind() const noexcept { return kind_; }
   /// The operation that failed, e.g. "load_npy".
   const std::string& op() const noexcept { return op_; }
@@ -109,6 +112,7 @@ class IoError {
   /// The wrapped error when kind() == IoErrorKind::shape.
   const ShapeError& shape_error() const noexcept { return shape_error_; }
 
+  /// kind() as a std::error_code in the category "strided.io".
   std::error_code code() const noexcept;
   /// One line: "op: source: description".
   std::string message() const { return op_ + ": " + source_ + ": " + what_; }
@@ -128,6 +132,7 @@ inline const std::error_category& io_category() noexcept {
   return category;
 }
 
+/// `kind` as a std::error_code (found by ADL; makes IoErrorKind convert implicitly).
 inline std::error_code make_error_code(IoErrorKind kind) noexcept {
   return {static_cast<int>(kind), io_category()};
 }

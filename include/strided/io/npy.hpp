@@ -62,7 +62,7 @@ constexpr std::string_view npy_descr() noexcept {
 
 /// How save_npy writes. `version` 0 picks 1.0, or 2.0 when the header needs more than 64 KiB.
 struct NpySaveOptions {
-  int version = 0;
+  int version = 0;  ///< 1, 2 or 3 to force a format version; 0 chooses
 };
 
 namespace detail {

@@ -87,18 +87,18 @@ inline std::size_t safetensors_dtype_size(std::string_view dtype) noexcept {
 
 /// One tensor entry of a header.
 struct SafetensorsInfo {
-  std::string name;
-  std::string dtype;  ///< e.g. "F32"
-  Shape shape;
+  std::string name;       ///< the tensor's key in the header
+  std::string dtype;      ///< e.g. "F32"
+  Shape shape;            ///< the tensor's shape
   std::size_t begin = 0;  ///< byte offsets into the data section, [begin, end)
-  std::size_t end = 0;
+  std::size_t end = 0;    ///< end of the tensor's bytes (exclusive)
 };
 
 /// A validated header: the entries in data order, the metadata, where the data starts.
 struct SafetensorsHeader {
-  std::vector<SafetensorsInfo> tensors;
-  std::map<std::string, std::string> metadata;
-  std::size_t data_offset = 0;  ///< 8 + N: file offset of the data section
+  std::vector<SafetensorsInfo> tensors;         ///< the entries, in data order
+  std::map<std::string, std::string> metadata;  ///< the "__metadata__" strings
+  std::size_t data_offset = 0;                  ///< 8 + N: file offset of the data section
 };
 
 namespace detail {
@@ -307,6 +307,7 @@ class SafetensorsFile {
   }
   /// Every entry (name, dtype, shape, offsets) in data order.
   const std::vector<SafetensorsInfo>& tensors() const noexcept { return header_.tensors; }
+  /// The "__metadata__" key-value strings.
   const std::map<std::string, std::string>& metadata() const noexcept { return header_.metadata; }
   /// The entry named `name`, or nullptr.
   const SafetensorsInfo* find(std::string_view name) const noexcept {
@@ -314,6 +315,7 @@ class SafetensorsFile {
       if (t.name == name) return &t;
     return nullptr;
   }
+  /// The path given to open(), or "<memory>".
   const std::string& source() const noexcept { return source_; }
 
   /// The tensor `name` as a row-major Tensor<T>; T must match its dtype exactly. Zero-copy (the
@@ -379,6 +381,7 @@ class SafetensorsFile {
 /// contiguous tensor's buffer is shared, not copied).
 class SafetensorsEntry {
  public:
+  /// `t` under `name`; T must have a safetensors dtype (checked at compile time).
   template <Element T>
   SafetensorsEntry(std::string name, const Tensor<T>& t)
       : name_(std::move(name)), dtype_(safetensors_dtype<T>()), shape_(t.shape()) {
@@ -389,10 +392,15 @@ class SafetensorsEntry {
     keep_ = dense.storage();
   }
 
+  /// @name What is written
+  ///@{
+
+  /// The entry's name (dtype(): e.g. "F32"; shape(); bytes(): the row-major data).
   const std::string& name() const noexcept { return name_; }
   std::string_view dtype() const noexcept { return dtype_; }
   const Shape& shape() const noexcept { return shape_; }
   std::span<const std::byte> bytes() const noexcept { return bytes_; }
+  ///@}
 
  private:
   std::string name_;

@@ -22,19 +22,20 @@ namespace strided {
 /// The element type a .npy `descr` names: NumPy's kind character ('b' bool, 'i' signed,
 /// 'u' unsigned, 'f' IEEE float) and the item size in bytes.
 struct NpyDtype {
-  char kind = 0;
-  std::size_t size = 0;
+  char kind = 0;         ///< 'b', 'i', 'u' or 'f'
+  std::size_t size = 0;  ///< bytes per element
+  /// Same kind and size.
   friend bool operator==(const NpyDtype&, const NpyDtype&) = default;
 };
 
 /// Everything the header of a .npy file says.
 struct NpyHeader {
-  int major = 1;      ///< format version: 1, 2 or 3
-  int minor = 0;      ///< always 0
-  std::string descr;  ///< as written, e.g. "<f4"
-  NpyDtype dtype;     ///< descr decoded (little-endian or byte-order-free types only)
-  bool fortran_order = false;
-  Shape shape;
+  int major = 1;                ///< format version: 1, 2 or 3
+  int minor = 0;                ///< always 0
+  std::string descr;            ///< as written, e.g. "<f4"
+  NpyDtype dtype;               ///< descr decoded (little-endian or byte-order-free types only)
+  bool fortran_order = false;   ///< column-major data (loads as a transposed view)
+  Shape shape;                  ///< the array's shape
   std::size_t data_offset = 0;  ///< bytes from the start of the file to the first element
   std::size_t data_bytes = 0;   ///< numel x item size
 };
