@@ -875,8 +875,10 @@ struct Session {
         } else {
           const std::size_t piece = total / arg + (total % arg != 0);
           if (total / piece > kMaxPieces) return;
-          for (std::size_t s = 0; s < total; s += piece)
+          for (std::size_t s = 0; s < total; s += piece) {
             ranges.push_back({s, std::min(piece, total - s)});
+            if (total - s <= piece) break;  // s + piece could wrap around
+          }
         }
       } else {  // unbind(dim)
         if (total > kMaxPieces) return;
