@@ -95,7 +95,9 @@ class Tensor {
 
   /// Copies `data` into a new row-major tensor of `shape`.
   static Result<Tensor> from_slice(std::span<const T> data, const Shape& shape) {
-    auto made = allocate("from_slice", shape, data.size());
+    auto layout = checked_layout("from_slice", shape, data.size());
+    if (!layout) return layout.error();
+    auto made = allocate("from_slice", std::move(*layout));
     if (made && !data.empty()) std::memcpy(made->mutable_data(), data.data(), data.size_bytes());
     return made;
   }
@@ -394,20 +396,19 @@ class Tensor {
     return layout;
   }
 
-  static Result<Tensor> allocate(const char* op, const Shape& shape, std::size_t len) {
-    auto layout = checked_layout(op, shape, len);
-    if (!layout) return layout.error();
+  // A fresh buffer for a layout the caller has already checked.
+  static Result<Tensor> allocate(const char* op, Layout layout) {
+    const std::size_t len = layout.numel();
     auto buffer = detail::try_allocate_buffer<T>(len);
     if (buffer == nullptr) return ShapeError::allocation_failed(op, len);
-    return Tensor(std::move(buffer), len, std::move(*layout));
+    return Tensor(std::move(buffer), len, std::move(layout));
   }
 
   static Result<Tensor> full_impl(const char* op, const Shape& shape, T value) {
     auto layout = Layout::contiguous(shape);
     if (!layout) return layout.error().in(op);
-    const std::size_t n = layout->numel();
-    auto made = allocate(op, shape, n);
-    if (made) std::fill_n(made->mutable_data(), n, value);
+    auto made = allocate(op, std::move(*layout));
+    if (made) std::fill_n(made->mutable_data(), made->numel(), value);
     return made;
   }
 
