@@ -262,6 +262,32 @@ TEST_CASE("buffer cache: factories write their values into a recycled dirty bloc
   CHECK(all_equal(stacked, 0.5f));
 }
 
+// The loop of docs/batches.md ("Reusing batch buffers"): from the second step on, each batch gets
+// the buffer of the one before it.
+TEST_CASE("buffer cache: a data-loader loop reuses the previous batch's buffer", "[buffer_cache]") {
+  const CacheScope scope(strided::buffer_cache_limit());
+  std::vector<Tensor<float>> samples;
+  for (int i = 0; i < 64; ++i) samples.push_back(Tensor<float>::full({3, 64, 64}, 1.0f).value());
+  const auto before = strided::buffer_cache_stats();
+  std::vector<const void*> buffers;
+  double total = 0;
+  strided::set_buffer_cache_limit(std::size_t{256} << 20);  // or STRIDED_BUFFER_CACHE_BYTES=256M
+  for (int step = 0; step < 4; ++step) {
+    auto batch = strided::stack_samples(samples);  // [64, 3, 64, 64] f32: 3 MiB
+    if (!batch) break;
+    total += static_cast<double>(*batch->get({0, 0, 0, 0}));  // ... train on *batch ...
+    buffers.push_back(batch->storage().get());
+  }  // each step's batch dies here, and its buffer waits in the cache for the next step
+  strided::release_buffer_cache();  // e.g. before a phase that needs the memory elsewhere
+  CHECK(total == 4.0);
+  REQUIRE(buffers.size() == 4);
+  CHECK(buffers[1] == buffers[0]);
+  CHECK(buffers[3] == buffers[0]);
+  const auto after = strided::buffer_cache_stats();
+  CHECK(after.hits == before.hits + 3);
+  CHECK(after.cached_blocks == 0);
+}
+
 TEST_CASE("buffer cache: threads allocating and dropping concurrently", "[buffer_cache]") {
   const CacheScope scope(24 * MiB);  // smaller than what the threads hold: constant eviction
   constexpr int threads = 8;
