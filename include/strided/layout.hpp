@@ -85,21 +85,24 @@ namespace detail {
 /// A second `infer`, or other sizes multiplying to 0, is invalid_argument; a product that does
 /// not divide `numel` is element_count_mismatch (reported with the nearest shape).
 constexpr Result<Shape> resolve_infer(const Shape& shape, std::size_t numel, const char* op) {
-  std::size_t inferred = shape.size(), others = 1;
+  std::size_t inferred = shape.size(), count = 0;
+  bool zero = false;  // a zero size makes the product 0 whatever the order (no overflow)
   for (std::size_t k = 0; k < shape.size(); ++k) {
-    if (shape[k] != infer) {
-      if (__builtin_mul_overflow(others, shape[k], &others))
-        return ShapeError::size_overflow(op, shape);
-      continue;
+    if (shape[k] == infer) {
+      inferred = k;
+      ++count;
     }
-    if (inferred != shape.size())
-      return ShapeError::invalid_argument(op, "only one axis size can be inferred");
-    inferred = k;
+    zero = zero || shape[k] == 0;
   }
-  if (inferred == shape.size()) return shape;
-  if (others == 0)
+  if (count > 1) return ShapeError::invalid_argument(op, "only one axis size can be inferred");
+  if (count == 0) return shape;
+  if (zero)
     return ShapeError::invalid_argument(op,
                                         "cannot infer an axis when the other sizes multiply to 0");
+  std::size_t others = 1;
+  for (std::size_t k = 0; k < shape.size(); ++k)
+    if (k != inferred && __builtin_mul_overflow(others, shape[k], &others))
+      return ShapeError::size_overflow(op, shape);
   Shape out = shape;
   out[inferred] = numel / others;
   if (numel % others != 0) return ShapeError::element_count_mismatch(op, out, numel);

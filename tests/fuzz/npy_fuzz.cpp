@@ -3,6 +3,7 @@
 // the element type the header names either rejects them or returns a tensor whose every element
 // is the value stored at its C- or Fortran-order position in the data; the tensor saves back to
 // bytes that load to an equal tensor. Any other element type is dtype_mismatch.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -109,8 +110,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   CHECK(h->major >= 1 && h->major <= 3 && h->minor == 0);
   CHECK(h->data_offset <= size);
   CHECK(h->shape.size() <= strided::max_rank);
+  // The element count ignores the order of the sizes: a zero makes it 0 whatever comes before.
   std::size_t numel = 1;
-  for (std::size_t d : h->shape) CHECK(!__builtin_mul_overflow(numel, d, &numel));
+  const bool has_zero = std::find(h->shape.begin(), h->shape.end(), 0) != h->shape.end();
+  if (has_zero)
+    numel = 0;
+  else
+    for (std::size_t d : h->shape) CHECK(!__builtin_mul_overflow(numel, d, &numel));
   CHECK(numel * h->dtype.size == h->data_bytes);
   const char kind = h->dtype.kind;
   switch (h->dtype.size) {
