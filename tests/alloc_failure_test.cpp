@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <new>
 #include <span>
 #include <string>
@@ -150,6 +151,15 @@ Outcome classify(const strided::Result<T, strided::IoError>& r) {
              : Outcome::other_error;
 }
 
+/// For a call that must fail with `kind` when memory suffices: ok for that error, and
+/// allocation_failed when building the error (or anything before it) ran out of memory.
+template <class T>
+Outcome expect_error(const strided::Result<T, strided::ShapeError>& r, ShapeErrorKind kind) {
+  if (r) return Outcome::other_error;
+  if (r.error().kind() == kind) return Outcome::ok;
+  return classify(r);
+}
+
 /// Runs `f` with injection paused (for the test's own allocations inside a checked call).
 template <class F>
 auto unfailed(F f) {
@@ -245,16 +255,60 @@ TEST_CASE("allocation failure: factories report allocation_failed", "[alloc]") {
   CHECK_EVERY_K([&] { return classify(Tensor<std::int8_t>::full({3, 4}, 7)); }, kResult);
 }
 
-// KNOWN FINDING F5 (reported): with more than 6 axes a Shape lives on the heap, and the
-// factories copy it (Layout, ShapeError) with operator new: std::bad_alloc escapes from a
-// Result-returning function. [!shouldfail]: this case passes while the finding stands and fails
-// (so the tag must go) once it is fixed.
-TEST_CASE("allocation failure: factories with rank > 6 (heap shapes)", "[alloc][!shouldfail]") {
-  // Shapes beyond 6 axes live on the heap, so copying one allocates inside the factory.
+// Finding F5 (fixed): with more than 6 axes a Shape lives on the heap, so copying one inside a
+// Result function could let std::bad_alloc escape. Every public Result function now runs through
+// detail::guard_allocations; these cases cover each kind of function at rank 8.
+TEST_CASE("allocation failure: factories with rank > 6 (heap shapes)", "[alloc]") {
   const Shape shape{1, 2, 1, 2, 1, 3, 1, 1};
   const std::vector<float> data(12, 1.0f);
   CHECK_EVERY_K([&] { return classify(Tensor<float>::from_slice(data, shape)); }, kResult);
   CHECK_EVERY_K([&] { return classify(Tensor<float>::zeros(shape)); }, kResult);
+  CHECK_EVERY_K(
+      [&] {
+        auto copy = unfailed([&] { return data; });
+        return classify(Tensor<float>::from_vector(std::move(copy), shape));
+      },
+      kResult);
+  // The error paths copy shapes too (into the ShapeError).
+  CHECK_EVERY_K(
+      [&] {
+        return expect_error(Tensor<float>::from_slice(std::span(data).first(5), shape),
+                            ShapeErrorKind::element_count_mismatch);
+      },
+      kResult);
+}
+
+TEST_CASE("allocation failure: views, copy_to and casts with rank > 6", "[alloc]") {
+  const Tensor<float> t =
+      Tensor<float>::zeros({2, 1, 2, 1, 3, 1, 1, 2}).value().transpose(0, 4).value();
+  std::vector<float> out(t.numel());
+  // Arguments of more than 6 axes are built here, outside the injected calls.
+  const Shape reversed{7, 6, 5, 4, 3, 2, 1, 0};
+  const Shape reshaped{3, 2, 2, 2, 1, 1, 1, strided::infer};
+  const Shape wider{2, 3, 1, 2, 1, 2, 1, 1, 2};
+  CHECK_EVERY_K([&] { return classify(t.transpose(1, 7)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.permute(reversed)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.narrow(0, 1, 2)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.reshape(reshaped)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.broadcast_to(wider)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.broadcast_with(t)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.slice(0, 0, strided::end, 2)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.flip(Shape{0, 2})); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.unsqueeze(3)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.select(0, 1)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.flatten(6, 7)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.movedim(0, 7)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.diagonal(0, 2, 7)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.split(2, 1)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.as_strided(t.shape(), t.strides(), t.offset())); },
+                kResult);
+  CHECK_EVERY_K([&] { return classify(t.copy_to(out)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.cast<double>()); }, kResult);
+  CHECK_EVERY_K([&] { return classify(strided::Layout::contiguous(t.shape())); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.layout().transpose(0, 7)); }, kResult);
+  // An error whose context holds the rank-8 shape.
+  CHECK_EVERY_K([&] { return expect_error(t.transpose(0, 9), ShapeErrorKind::axis_out_of_range); },
+                kResult);
 }
 
 TEST_CASE("allocation failure: scalar, contiguous, to_vector, host_slice throw bad_alloc",
@@ -300,22 +354,27 @@ TEST_CASE("allocation failure: load_npy_bytes reports IoError shape(allocation_f
   CHECK_EVERY_K(
       [&] { return classify(strided::load_npy_bytes<float>(std::span<const std::byte>(bytes))); },
       kResult);
+  const Tensor<float> view = matrix(3, 5).transpose(0, 1).value();  // saved through a copy
+  CHECK_EVERY_K([&] { return classify(strided::save_npy_bytes(view)); }, kResult);
+  const auto deep = strided::save_npy_bytes(Tensor<float>::zeros({1, 2, 1, 2, 1, 1, 3, 1}).value());
+  CHECK_EVERY_K(
+      [&] {
+        return classify(strided::load_npy_bytes<float>(std::span<const std::byte>(deep.value())));
+      },
+      kResult);
 }
 
-// KNOWN FINDING F6 (reported): split/chunk/unbind build their std::vector with operator new;
-// std::bad_alloc escapes from these Result-returning functions.
-TEST_CASE("allocation failure: split, chunk, unbind report allocation_failed",
-          "[alloc][!shouldfail]") {
+// Finding F6 (fixed): split/chunk/unbind build a std::vector; its exhaustion is allocation_failed.
+TEST_CASE("allocation failure: split, chunk, unbind report allocation_failed", "[alloc]") {
   const Tensor<float> t = matrix(6, 4);
   CHECK_EVERY_K([&] { return classify(t.split(0, 2)); }, kResult);
   CHECK_EVERY_K([&] { return classify(t.chunk(1, 2)); }, kResult);
   CHECK_EVERY_K([&] { return classify(t.unbind(0)); }, kResult);
 }
 
-// KNOWN FINDING F8 (reported): SafetensorsFile::from_bytes under allocation failure throws
-// std::bad_alloc through a noexcept function: std::terminate. It would abort this whole binary,
-// so it is compiled only on request (-DSTRIDED_ALLOC_TEST_SAFETENSORS) until fixed.
-#if defined(STRIDED_HAVE_NLOHMANN_JSON) && defined(STRIDED_ALLOC_TEST_SAFETENSORS)
+// Finding F8 (fixed): SafetensorsFile::from_bytes let std::bad_alloc reach a noexcept boundary,
+// and copy_bytes reported exhaustion as invalid_argument.
+#if defined(STRIDED_HAVE_NLOHMANN_JSON)
 TEST_CASE("allocation failure: safetensors from_bytes and get report allocation_failed",
           "[alloc]") {
   std::vector<strided::SafetensorsEntry> entries;
@@ -326,6 +385,18 @@ TEST_CASE("allocation failure: safetensors from_bytes and get report allocation_
         auto file = strided::SafetensorsFile::from_bytes(std::span<const std::byte>(bytes));
         if (!file) return classify(file);
         return classify(file->get<float>("w"));
+      },
+      kResult);
+  const std::map<std::string, std::string> metadata{{"format", "pt"}, {"step", "12"}};
+  CHECK_EVERY_K([&] { return classify(strided::save_safetensors_bytes(entries, metadata)); },
+                kResult);
+  // A rank-8 entry: its shape lives on the heap while the header is parsed and validated.
+  std::vector<strided::SafetensorsEntry> deep;
+  deep.emplace_back("d", Tensor<float>::zeros({1, 2, 1, 2, 1, 1, 3, 1}).value());
+  const auto deep_bytes = strided::save_safetensors_bytes(deep).value();
+  CHECK_EVERY_K(
+      [&] {
+        return classify(strided::parse_safetensors_header(std::span<const std::byte>(deep_bytes)));
       },
       kResult);
 }
@@ -345,10 +416,9 @@ TEST_CASE("allocation failure: DLPack export", "[alloc]") {
       kResult);
 }
 
-// KNOWN FINDING F7 (reported): from_dlpack reports a failed allocation as invalid_argument
-// ("out of memory"), not as allocation_failed. (The producer's deleter does run: LSan finds no
-// leak.)
-TEST_CASE("allocation failure: DLPack import", "[alloc][!shouldfail]") {
+// Finding F7 (fixed): from_dlpack reported a failed allocation as invalid_argument. The
+// producer's deleter runs in every case (LSan finds no leak).
+TEST_CASE("allocation failure: DLPack import", "[alloc]") {
   const Tensor<float> t = matrix(3, 4).transpose(0, 1).value();
   CHECK_EVERY_K(
       [&] {
@@ -362,3 +432,29 @@ TEST_CASE("allocation failure: DLPack import", "[alloc][!shouldfail]") {
       kResult);
 }
 #endif
+
+TEST_CASE("allocation failure: the out-of-memory messages", "[alloc]") {
+  const Tensor<float> t = Tensor<float>::zeros({2, 1, 2, 1, 3, 1, 1, 2}).value();
+  auto first_allocation_fails = [](auto call) {
+    g_count = 0;
+    g_fail_at = 1;
+    auto r = call();
+    g_fail_at = 0;
+    return r;
+  };
+  const auto view = first_allocation_fails([&] { return t.transpose(0, 7); });
+  REQUIRE(!view);
+  CHECK(view.error().kind() == ShapeErrorKind::allocation_failed);
+  CHECK(view.error().message() == "transpose: out of memory");
+  const std::vector<Tensor<float>> samples{t, t};
+  const auto batch = first_allocation_fails([&] { return strided::stack_samples(samples); });
+  REQUIRE(!batch);
+  CHECK(batch.error().message() == "stack_samples: out of memory");
+  const auto bytes = strided::save_npy_bytes(t).value();
+  const auto loaded = first_allocation_fails(
+      [&] { return strided::load_npy_bytes<float>(std::span<const std::byte>(bytes)); });
+  REQUIRE(!loaded);
+  CHECK(loaded.error().kind() == IoErrorKind::shape);
+  // The innermost guarded function names itself: the header parser ran out first.
+  CHECK(loaded.error().message() == "parse_npy_header: <memory>: parse_npy_header: out of memory");
+}

@@ -219,7 +219,7 @@ Result<batch_t<S>, DataError> build_batch(const BatchOp& op, std::size_t count, 
 // Every batching call: checks in the documented order (empty, axis, the first sample whose
 // shape differs), then builds each member (overflow, allocation).
 template <class S>
-Result<batch_t<S>, DataError> run_batch(const BatchOp& op, std::span<const S> samples) {
+Result<batch_t<S>, DataError> run_batch_checked(const BatchOp& op, std::span<const S> samples) {
   if (samples.empty()) return DataError::empty_batch(op.name);
   const S& first = samples[0];
   std::optional<DataError> failed;
@@ -240,6 +240,14 @@ Result<batch_t<S>, DataError> run_batch(const BatchOp& op, std::span<const S> sa
   }
   if (failed) return std::move(*failed);
   return build_batch<S>(op, samples.size(), [&](std::size_t i) -> const S& { return samples[i]; });
+}
+
+// run_batch_checked through guard_allocations: shapes of more than 6 axes and error contexts are
+// heap memory, and their exhaustion is allocation_failed like the batch buffer's.
+template <class S>
+Result<batch_t<S>, DataError> run_batch(const BatchOp& op, std::span<const S> samples) {
+  return guard_allocations([&] { return run_batch_checked(op, samples); },
+                           [&] { return DataError::shape(ShapeError::out_of_memory(op.name)); });
 }
 
 template <SampleRange R>

@@ -222,6 +222,13 @@ class ShapeError {
     e.length_ = elements;
     return e;
   }
+  /// Kind allocation_failed for memory other than an element buffer: a shape of more than
+  /// 6 axes, the vector of split/chunk/unbind, the context of an error.
+  static constexpr ShapeError out_of_memory(const char* op) {
+    ShapeError e(ShapeErrorKind::allocation_failed, op);
+    e.what_ = "memory";
+    return e;
+  }
 
   ///@}
 
@@ -406,6 +413,7 @@ inline std::string ShapeError::message() const {
       return m + "a layout of shape " + dims_string(lhs_) + " reaches storage index " +
              to_string(index_) + ", outside the buffer of length " + to_string(length_);
     case ShapeErrorKind::allocation_failed:
+      if (what_ != nullptr) return m + "out of memory";
       return m + "could not allocate a buffer of " + to_string(length_) + " elements";
   }
   return m + "unknown error";

@@ -125,28 +125,32 @@ class Layout {
 
   /// Row-major layout of `shape` starting at `offset`.
   static constexpr Result<Layout> contiguous(const Shape& shape, std::size_t offset = 0) {
-    if (shape.size() > max_rank) return ShapeError::rank_too_large("contiguous", shape.size());
-    const auto n = detail::checked_numel(shape);
-    auto strides = detail::row_major_strides(shape);
-    if (!n || !strides || *n > static_cast<std::size_t>(detail::max_index) ||
-        offset > static_cast<std::size_t>(detail::max_index) - (*n == 0 ? 0 : *n - 1))
-      return ShapeError::size_overflow("contiguous", shape);
-    return Layout(shape, std::move(*strides), offset);
+    return detail::guard_allocations("contiguous", [&]() -> Result<Layout> {
+      if (shape.size() > max_rank) return ShapeError::rank_too_large("contiguous", shape.size());
+      const auto n = detail::checked_numel(shape);
+      auto strides = detail::row_major_strides(shape);
+      if (!n || !strides || *n > static_cast<std::size_t>(detail::max_index) ||
+          offset > static_cast<std::size_t>(detail::max_index) - (*n == 0 ? 0 : *n - 1))
+        return ShapeError::size_overflow("contiguous", shape);
+      return Layout(shape, std::move(*strides), offset);
+    });
   }
 
   /// Any layout, checked for rank, overflow and matching lengths (not against a buffer: that is
   /// Tensor's job, see Tensor::from_shared and Tensor::as_strided).
   static constexpr Result<Layout> from_parts(Shape shape, Strides strides, std::size_t offset,
                                              const char* op = "layout") {
-    if (shape.size() > max_rank) return ShapeError::rank_too_large(op, shape.size());
-    if (strides.size() != shape.size())
-      return ShapeError::rank_mismatch(op, shape.size(), strides.size());
-    const auto n = detail::checked_numel(shape);
-    const auto reach = detail::checked_reach(shape, strides);
-    if (!n || !reach || offset > static_cast<std::size_t>(detail::max_index) ||
-        static_cast<std::ptrdiff_t>(offset) > detail::max_index - reach->high)
-      return ShapeError::size_overflow(op, shape);
-    return Layout(std::move(shape), std::move(strides), offset);
+    return detail::guard_allocations(op, [&]() -> Result<Layout> {
+      if (shape.size() > max_rank) return ShapeError::rank_too_large(op, shape.size());
+      if (strides.size() != shape.size())
+        return ShapeError::rank_mismatch(op, shape.size(), strides.size());
+      const auto n = detail::checked_numel(shape);
+      const auto reach = detail::checked_reach(shape, strides);
+      if (!n || !reach || offset > static_cast<std::size_t>(detail::max_index) ||
+          static_cast<std::ptrdiff_t>(offset) > detail::max_index - reach->high)
+        return ShapeError::size_overflow(op, shape);
+      return Layout(std::move(shape), std::move(strides), offset);
+    });
   }
 
   /// Size of each axis.
@@ -194,103 +198,119 @@ class Layout {
 
   /// Checks that every element lies in a buffer of `storage_len` elements.
   constexpr Result<void> check_storage(std::size_t storage_len, const char* op) const {
-    if (empty()) return {};
-    const detail::Reach r = reach();
-    const auto start = static_cast<std::ptrdiff_t>(offset_);
-    if (start + r.low < 0)
-      return ShapeError::storage_out_of_bounds(op, shape_, 0, storage_len, true);
-    const auto last = static_cast<std::size_t>(start + r.high);
-    if (last >= storage_len)
-      return ShapeError::storage_out_of_bounds(op, shape_, last, storage_len, false);
-    return {};
+    return detail::guard_allocations(op, [&]() -> Result<void> {
+      if (empty()) return {};
+      const detail::Reach r = reach();
+      const auto start = static_cast<std::ptrdiff_t>(offset_);
+      if (start + r.low < 0)
+        return ShapeError::storage_out_of_bounds(op, shape_, 0, storage_len, true);
+      const auto last = static_cast<std::size_t>(start + r.high);
+      if (last >= storage_len)
+        return ShapeError::storage_out_of_bounds(op, shape_, last, storage_len, false);
+      return {};
+    });
   }
 
   /// Swaps axes d0 and d1.
   constexpr Result<Layout> transpose(std::size_t d0, std::size_t d1) const {
-    if (d0 >= rank()) return ShapeError::axis_out_of_range("transpose", d0, shape_);
-    if (d1 >= rank()) return ShapeError::axis_out_of_range("transpose", d1, shape_);
-    Layout out = *this;
-    std::swap(out.shape_[d0], out.shape_[d1]);
-    std::swap(out.strides_[d0], out.strides_[d1]);
-    return out;
+    return detail::guard_allocations("transpose", [&]() -> Result<Layout> {
+      if (d0 >= rank()) return ShapeError::axis_out_of_range("transpose", d0, shape_);
+      if (d1 >= rank()) return ShapeError::axis_out_of_range("transpose", d1, shape_);
+      Layout out = *this;
+      std::swap(out.shape_[d0], out.shape_[d1]);
+      std::swap(out.strides_[d0], out.strides_[d1]);
+      return out;
+    });
   }
 
   /// Reorders the axes: output axis k is input axis perm[k] (ONNX Transpose convention).
   constexpr Result<Layout> permute(const Shape& perm) const {
-    if (perm.size() != rank()) return ShapeError::rank_mismatch("permute", rank(), perm.size());
-    std::uint64_t seen = 0;  // rank <= 64: one bit per axis
-    for (std::size_t axis : perm) {
-      if (axis >= rank()) return ShapeError::axis_out_of_range("permute", axis, shape_);
-      const std::uint64_t bit = std::uint64_t{1} << axis;
-      if ((seen & bit) != 0) return ShapeError::duplicate_axis("permute", axis, perm);
-      seen |= bit;
-    }
-    Layout out = *this;
-    for (std::size_t k = 0; k < rank(); ++k) {
-      out.shape_[k] = shape_[perm[k]];
-      out.strides_[k] = strides_[perm[k]];
-    }
-    return out;
+    return detail::guard_allocations("permute", [&]() -> Result<Layout> {
+      if (perm.size() != rank()) return ShapeError::rank_mismatch("permute", rank(), perm.size());
+      std::uint64_t seen = 0;  // rank <= 64: one bit per axis
+      for (std::size_t axis : perm) {
+        if (axis >= rank()) return ShapeError::axis_out_of_range("permute", axis, shape_);
+        const std::uint64_t bit = std::uint64_t{1} << axis;
+        if ((seen & bit) != 0) return ShapeError::duplicate_axis("permute", axis, perm);
+        seen |= bit;
+      }
+      Layout out = *this;
+      for (std::size_t k = 0; k < rank(); ++k) {
+        out.shape_[k] = shape_[perm[k]];
+        out.strides_[k] = strides_[perm[k]];
+      }
+      return out;
+    });
   }
 
   /// Keeps [start, start + length) of axis `dim`.
   constexpr Result<Layout> narrow(std::size_t dim, std::size_t start, std::size_t length) const {
-    if (dim >= rank()) return ShapeError::axis_out_of_range("narrow", dim, shape_);
-    if (start > shape_[dim] || length > shape_[dim] - start)
-      return ShapeError::range_out_of_range("narrow", dim, start, length, shape_);
-    Layout out = *this;
-    out.shape_[dim] = length;
-    if (!out.advance_offset(start, strides_[dim]))
-      return ShapeError::size_overflow("narrow", shape_);
-    return out;
+    return detail::guard_allocations("narrow", [&]() -> Result<Layout> {
+      if (dim >= rank()) return ShapeError::axis_out_of_range("narrow", dim, shape_);
+      if (start > shape_[dim] || length > shape_[dim] - start)
+        return ShapeError::range_out_of_range("narrow", dim, start, length, shape_);
+      Layout out = *this;
+      out.shape_[dim] = length;
+      if (!out.advance_offset(start, strides_[dim]))
+        return ShapeError::size_overflow("narrow", shape_);
+      return out;
+    });
   }
 
   /// The same elements under a new shape, without copying: possible when every run of old axes
   /// merged into one new axis is stride-compatible (NumPy's no-copy reshape, PyTorch's view()).
   /// One size may be `infer`.
   constexpr Result<Layout> reshape(const Shape& requested) const {
-    if (std::find(requested.begin(), requested.end(), infer) == requested.end())
-      return reshape_exact(requested);  // the common case, without copying the shape
-    auto resolved = detail::resolve_infer(requested, numel(), "reshape");
-    if (!resolved) return std::move(resolved).error();
-    return reshape_exact(*resolved);
+    return detail::guard_allocations("reshape", [&]() -> Result<Layout> {
+      if (std::find(requested.begin(), requested.end(), infer) == requested.end())
+        return reshape_exact(requested);  // the common case, without copying the shape
+      auto resolved = detail::resolve_infer(requested, numel(), "reshape");
+      if (!resolved) return std::move(resolved).error();
+      return reshape_exact(*resolved);
+    });
   }
 
   /// reshape() with every size taken literally (no `infer`): for callers whose shapes may hold
   /// a genuine size of SIZE_MAX, such as a broadcast axis.
   constexpr Result<Layout> reshape_exact(const Shape& new_shape) const {
-    if (new_shape.size() > max_rank) return ShapeError::rank_too_large("reshape", new_shape.size());
-    const auto n = detail::checked_numel(new_shape);
-    if (!n) return ShapeError::size_overflow("reshape", new_shape);
-    const std::size_t old_n = numel();
-    if (*n != old_n) return ShapeError::element_count_mismatch("reshape", new_shape, old_n);
-    if (*n <= 1 || is_contiguous()) {
-      // Row-major data stays row-major (and 0 or 1 element has no order to preserve).
-      auto strides = detail::row_major_strides(new_shape);
-      if (!strides) return ShapeError::size_overflow("reshape", new_shape);
+    return detail::guard_allocations("reshape", [&]() -> Result<Layout> {
+      if (new_shape.size() > max_rank)
+        return ShapeError::rank_too_large("reshape", new_shape.size());
+      const auto n = detail::checked_numel(new_shape);
+      if (!n) return ShapeError::size_overflow("reshape", new_shape);
+      const std::size_t old_n = numel();
+      if (*n != old_n) return ShapeError::element_count_mismatch("reshape", new_shape, old_n);
+      if (*n <= 1 || is_contiguous()) {
+        // Row-major data stays row-major (and 0 or 1 element has no order to preserve).
+        auto strides = detail::row_major_strides(new_shape);
+        if (!strides) return ShapeError::size_overflow("reshape", new_shape);
+        return Layout(new_shape, std::move(*strides), offset_);
+      }
+      std::optional<Strides> strides = view_strides(new_shape);
+      if (!strides) return ShapeError::non_contiguous_reshape("reshape", shape_, new_shape);
       return Layout(new_shape, std::move(*strides), offset_);
-    }
-    std::optional<Strides> strides = view_strides(new_shape);
-    if (!strides) return ShapeError::non_contiguous_reshape("reshape", shape_, new_shape);
-    return Layout(new_shape, std::move(*strides), offset_);
+    });
   }
 
   /// Broadcasts to `target` by NumPy's rules: right-aligned, size-1 axes and new leading axes get
   /// stride 0. A target of lower rank is incompatible.
   constexpr Result<Layout> broadcast_to(const Shape& target) const {
-    if (target.size() > max_rank) return ShapeError::rank_too_large("broadcast_to", target.size());
-    if (target.size() < rank())
-      return ShapeError::broadcast_incompatible("broadcast_to", shape_, target);
-    if (!detail::checked_numel(target)) return ShapeError::size_overflow("broadcast_to", target);
-    const std::size_t lead = target.size() - rank();
-    Layout out(target, Strides(target.size(), 0), offset_);
-    for (std::size_t k = 0; k < rank(); ++k) {
-      if (shape_[k] == target[lead + k])
-        out.strides_[lead + k] = shape_[k] == 1 ? 0 : strides_[k];
-      else if (shape_[k] != 1)
+    return detail::guard_allocations("broadcast_to", [&]() -> Result<Layout> {
+      if (target.size() > max_rank)
+        return ShapeError::rank_too_large("broadcast_to", target.size());
+      if (target.size() < rank())
         return ShapeError::broadcast_incompatible("broadcast_to", shape_, target);
-    }
-    return out;
+      if (!detail::checked_numel(target)) return ShapeError::size_overflow("broadcast_to", target);
+      const std::size_t lead = target.size() - rank();
+      Layout out(target, Strides(target.size(), 0), offset_);
+      for (std::size_t k = 0; k < rank(); ++k) {
+        if (shape_[k] == target[lead + k])
+          out.strides_[lead + k] = shape_[k] == 1 ? 0 : strides_[k];
+        else if (shape_[k] != 1)
+          return ShapeError::broadcast_incompatible("broadcast_to", shape_, target);
+      }
+      return out;
+    });
   }
 
  private:
@@ -355,17 +375,19 @@ class Layout {
 
 /// The shape two shapes broadcast to (NumPy's rules), or broadcast_incompatible.
 constexpr Result<Shape> broadcast_shape(const Shape& a, const Shape& b) {
-  const Shape& longer = a.size() >= b.size() ? a : b;
-  const Shape& shorter = a.size() >= b.size() ? b : a;
-  Shape out = longer;
-  const std::size_t lead = longer.size() - shorter.size();
-  for (std::size_t k = 0; k < shorter.size(); ++k) {
-    const std::size_t x = longer[lead + k], y = shorter[k];
-    if (x == y || y == 1) continue;
-    if (x != 1) return ShapeError::broadcast_incompatible("broadcast_shape", a, b);
-    out[lead + k] = y;
-  }
-  return out;
+  return detail::guard_allocations("broadcast_shape", [&]() -> Result<Shape> {
+    const Shape& longer = a.size() >= b.size() ? a : b;
+    const Shape& shorter = a.size() >= b.size() ? b : a;
+    Shape out = longer;
+    const std::size_t lead = longer.size() - shorter.size();
+    for (std::size_t k = 0; k < shorter.size(); ++k) {
+      const std::size_t x = longer[lead + k], y = shorter[k];
+      if (x == y || y == 1) continue;
+      if (x != 1) return ShapeError::broadcast_incompatible("broadcast_shape", a, b);
+      out[lead + k] = y;
+    }
+    return out;
+  });
 }
 
 }  // namespace strided

@@ -69,37 +69,41 @@ class Tensor {
 
   /// Adopts `data` (no copy) as a row-major tensor of `shape`.
   static Result<Tensor> from_vector(std::vector<T> data, const Shape& shape) {
-    auto layout = checked_layout("from_vector", shape, data.size());
-    if (!layout) return layout.error();
-    if constexpr (std::is_same_v<T, bool>) {  // vector<bool> is packed: copy it out
-      auto buffer = detail::try_allocate_buffer<T>(data.size());
-      if (buffer == nullptr) return ShapeError::allocation_failed("from_vector", data.size());
-      std::copy(data.begin(), data.end(), buffer.get());
-      return Tensor(std::move(buffer), data.size(), std::move(*layout));
-    } else {
-      const std::size_t len = data.size();
-      std::shared_ptr<std::vector<T>> owner;
+    return detail::guard_allocations("from_vector", [&]() -> Result<Tensor> {
+      auto layout = checked_layout("from_vector", shape, data.size());
+      if (!layout) return layout.error();
+      if constexpr (std::is_same_v<T, bool>) {  // vector<bool> is packed: copy it out
+        auto buffer = detail::try_allocate_buffer<T>(data.size());
+        if (buffer == nullptr) return ShapeError::allocation_failed("from_vector", data.size());
+        std::copy(data.begin(), data.end(), buffer.get());
+        return Tensor(std::move(buffer), data.size(), std::move(*layout));
+      } else {
+        const std::size_t len = data.size();
+        std::shared_ptr<std::vector<T>> owner;
 #if defined(__cpp_exceptions)
-      try {
-        owner = std::make_shared<std::vector<T>>(std::move(data));
-      } catch (const std::bad_alloc&) {
-        return ShapeError::allocation_failed("from_vector", len);
-      }
+        try {
+          owner = std::make_shared<std::vector<T>>(std::move(data));
+        } catch (const std::bad_alloc&) {
+          return ShapeError::allocation_failed("from_vector", len);
+        }
 #else
-      owner = std::make_shared<std::vector<T>>(std::move(data));
+        owner = std::make_shared<std::vector<T>>(std::move(data));
 #endif
-      std::shared_ptr<const T> view(owner, owner->data());  // aliasing: owns the vector
-      return Tensor(std::move(view), len, std::move(*layout));
-    }
+        std::shared_ptr<const T> view(owner, owner->data());  // aliasing: owns the vector
+        return Tensor(std::move(view), len, std::move(*layout));
+      }
+    });
   }
 
   /// Copies `data` into a new row-major tensor of `shape`.
   static Result<Tensor> from_slice(std::span<const T> data, const Shape& shape) {
-    auto layout = checked_layout("from_slice", shape, data.size());
-    if (!layout) return layout.error();
-    auto made = allocate("from_slice", std::move(*layout));
-    if (made && !data.empty()) std::memcpy(made->mutable_data(), data.data(), data.size_bytes());
-    return made;
+    return detail::guard_allocations("from_slice", [&]() -> Result<Tensor> {
+      auto layout = checked_layout("from_slice", shape, data.size());
+      if (!layout) return layout.error();
+      auto made = allocate("from_slice", std::move(*layout));
+      if (made && !data.empty()) std::memcpy(made->mutable_data(), data.data(), data.size_bytes());
+      return made;
+    });
   }
 
   /// @name Filled tensors: row-major, 64-byte aligned; size_overflow, rank_too_large or
@@ -128,10 +132,12 @@ class Tensor {
   /// Wraps external memory: `len` elements at `data`, seen through `layout`. The layout must stay
   /// inside the buffer (storage_out_of_bounds otherwise). `data` is kept alive by the tensor.
   static Result<Tensor> from_shared(std::shared_ptr<const T> data, std::size_t len, Layout layout) {
-    if (data == nullptr && len != 0)
-      return ShapeError::invalid_argument("from_shared", "null buffer with a non-zero length");
-    if (auto fits = layout.check_storage(len, "from_shared"); !fits) return fits.error();
-    return Tensor(std::move(data), len, std::move(layout));
+    return detail::guard_allocations("from_shared", [&]() -> Result<Tensor> {
+      if (data == nullptr && len != 0)
+        return ShapeError::invalid_argument("from_shared", "null buffer with a non-zero length");
+      if (auto fits = layout.check_storage(len, "from_shared"); !fits) return fits.error();
+      return Tensor(std::move(data), len, std::move(layout));
+    });
   }
 
   // ----- structure ----------------------------------------------------------------------------
@@ -223,14 +229,18 @@ class Tensor {
   }
   /// Both tensors broadcast to their common shape.
   Result<std::pair<Tensor, Tensor>> broadcast_with(const Tensor& other) const {
-    auto common = broadcast_shape(shape(), other.shape());
-    if (!common)
-      return ShapeError::broadcast_incompatible("broadcast_with", shape(), other.shape());
-    auto a = broadcast_to(*common);
-    if (!a) return a.error();
-    auto b = other.broadcast_to(*common);
-    if (!b) return b.error();
-    return std::pair<Tensor, Tensor>(std::move(*a), std::move(*b));
+    return detail::guard_allocations("broadcast_with", [&]() -> Result<std::pair<Tensor, Tensor>> {
+      auto common = broadcast_shape(shape(), other.shape());
+      if (!common && common.error().kind() != ShapeErrorKind::broadcast_incompatible)
+        return common.error();
+      if (!common)
+        return ShapeError::broadcast_incompatible("broadcast_with", shape(), other.shape());
+      auto a = broadcast_to(*common);
+      if (!a) return a.error();
+      auto b = other.broadcast_to(*common);
+      if (!b) return b.error();
+      return std::pair<Tensor, Tensor>(std::move(*a), std::move(*b));
+    });
   }
 
   // ----- extended views (zero-copy; algebra in layout_views.hpp) -------------------------------
@@ -278,23 +288,25 @@ class Tensor {
   }
   /// Pieces of `size` along `dim` (the last may be shorter).
   Result<std::vector<Tensor>> split(std::size_t dim, std::size_t size) const {
-    return views(layout_ops::split(layout_, dim, size));
+    return views("split", layout_ops::split(layout_, dim, size));
   }
   /// At most `n` equal pieces along `dim` (PyTorch's chunk).
   Result<std::vector<Tensor>> chunk(std::size_t dim, std::size_t n) const {
-    return views(layout_ops::chunk(layout_, dim, n));
+    return views("chunk", layout_ops::chunk(layout_, dim, n));
   }
   /// Every index of `dim` selected in turn.
   Result<std::vector<Tensor>> unbind(std::size_t dim) const {
-    return views(layout_ops::unbind(layout_, dim));
+    return views("unbind", layout_ops::unbind(layout_, dim));
   }
   /// Any layout over this tensor's buffer (offset counted from the buffer start, like offset()).
   /// Checked: overflow is size_overflow, reaching outside the buffer storage_out_of_bounds.
   Result<Tensor> as_strided(const Shape& shape, const Strides& strides, std::size_t offset) const {
-    auto layout = Layout::from_parts(shape, strides, offset, "as_strided");
-    if (!layout) return std::move(layout).error();
-    if (auto fits = layout->check_storage(len_, "as_strided"); !fits) return fits.error();
-    return Tensor(data_, len_, std::move(*layout));
+    return detail::guard_allocations("as_strided", [&]() -> Result<Tensor> {
+      auto layout = Layout::from_parts(shape, strides, offset, "as_strided");
+      if (!layout) return std::move(layout).error();
+      if (auto fits = layout->check_storage(len_, "as_strided"); !fits) return fits.error();
+      return Tensor(data_, len_, std::move(*layout));
+    });
   }
 
   /// The elements in row-major order as a random-access range of values (no copy of the buffer;
@@ -314,10 +326,12 @@ class Tensor {
 
   /// Writes the elements in row-major order into `dst` (size must equal numel()).
   Result<void> copy_to(std::span<T> dst) const {
-    if (dst.size() != numel())
-      return ShapeError::element_count_mismatch("copy_to", shape(), dst.size());
-    copy_into(dst.data());
-    return {};
+    return detail::guard_allocations("copy_to", [&]() -> Result<void> {
+      if (dst.size() != numel())
+        return ShapeError::element_count_mismatch("copy_to", shape(), dst.size());
+      copy_into(dst.data());
+      return {};
+    });
   }
 
   /// The elements in row-major order, in a new vector. Throws std::bad_alloc.
@@ -340,25 +354,27 @@ class Tensor {
   /// view; casting to T itself gives a detached copy.
   template <Element U>
   Result<Tensor<U>> cast() const requires detail::is_castable_v<T, U> {
-    // The row-major layout first: an empty tensor's shape may have no row-major strides that
-    // fit (e.g. [0, 2^62, 2^62]); that is size_overflow, not a crash.
-    auto layout = Layout::contiguous(shape());
-    if (!layout) return layout.error().in("cast");
-    const std::size_t n = numel();
-    auto out = detail::try_allocate_buffer<U>(n);
-    if (out == nullptr) return ShapeError::allocation_failed("cast", n);
-    if (n != 0) {
-      const T* src = data_.get() + offset();
-      std::shared_ptr<T> dense;  // a view is materialised once, then converted
-      if (!is_contiguous()) {
-        dense = detail::try_allocate_buffer<T>(n);
-        if (dense == nullptr) return ShapeError::allocation_failed("cast", n);
-        copy_into(dense.get());
-        src = dense.get();
+    return detail::guard_allocations("cast", [&]() -> Result<Tensor<U>> {
+      // The row-major layout first: an empty tensor's shape may have no row-major strides that
+      // fit (e.g. [0, 2^62, 2^62]); that is size_overflow, not a crash.
+      auto layout = Layout::contiguous(shape());
+      if (!layout) return layout.error().in("cast");
+      const std::size_t n = numel();
+      auto out = detail::try_allocate_buffer<U>(n);
+      if (out == nullptr) return ShapeError::allocation_failed("cast", n);
+      if (n != 0) {
+        const T* src = data_.get() + offset();
+        std::shared_ptr<T> dense;  // a view is materialised once, then converted
+        if (!is_contiguous()) {
+          dense = detail::try_allocate_buffer<T>(n);
+          if (dense == nullptr) return ShapeError::allocation_failed("cast", n);
+          copy_into(dense.get());
+          src = dense.get();
+        }
+        detail::cast_contiguous<T, U>(src, out.get(), n);
       }
-      detail::cast_contiguous<T, U>(src, out.get(), n);
-    }
-    return Tensor<U>(std::move(out), n, std::move(*layout));
+      return Tensor<U>(std::move(out), n, std::move(*layout));
+    });
   }
 
   /// cast<float>().
@@ -378,12 +394,14 @@ class Tensor {
     return Tensor(data_, len_, std::move(*layout));
   }
 
-  Result<std::vector<Tensor>> views(Result<std::vector<Layout>> layouts) const {
-    if (!layouts) return std::move(layouts).error();
-    std::vector<Tensor> out;
-    out.reserve(layouts->size());
-    for (Layout& layout : *layouts) out.push_back(Tensor(data_, len_, std::move(layout)));
-    return out;
+  Result<std::vector<Tensor>> views(const char* op, Result<std::vector<Layout>> layouts) const {
+    return detail::guard_allocations(op, [&]() -> Result<std::vector<Tensor>> {
+      if (!layouts) return std::move(layouts).error();
+      std::vector<Tensor> out;
+      out.reserve(layouts->size());
+      for (Layout& layout : *layouts) out.push_back(Tensor(data_, len_, std::move(layout)));
+      return out;
+    });
   }
 
   // The buffer of a tensor this class just allocated, before anyone else can see it.
@@ -405,11 +423,13 @@ class Tensor {
   }
 
   static Result<Tensor> full_impl(const char* op, const Shape& shape, T value) {
-    auto layout = Layout::contiguous(shape);
-    if (!layout) return layout.error().in(op);
-    auto made = allocate(op, std::move(*layout));
-    if (made) std::fill_n(made->mutable_data(), made->numel(), value);
-    return made;
+    return detail::guard_allocations(op, [&]() -> Result<Tensor> {
+      auto layout = Layout::contiguous(shape);
+      if (!layout) return layout.error().in(op);
+      auto made = allocate(op, std::move(*layout));
+      if (made) std::fill_n(made->mutable_data(), made->numel(), value);
+      return made;
+    });
   }
 
   void copy_into(T* dst) const {

@@ -223,7 +223,7 @@ Result<std::shared_ptr<const void>, IoError> adopt_dlpack(Managed* m, const char
   try {
     return std::shared_ptr<const void>(std::shared_ptr<Managed>(m, CallDLPackDeleter<Managed>{}));
   } catch (const std::bad_alloc&) {  // shared_ptr already called the deleter
-    return IoError(IoErrorKind::invalid_argument, op, "<dlpack>", "out of memory");
+    return IoError::from_shape(ShapeError::out_of_memory(op), op, "<dlpack>");
   }
 #else
   return std::shared_ptr<const void>(std::shared_ptr<Managed>(m, CallDLPackDeleter<Managed>{}));
@@ -259,9 +259,11 @@ DLManagedTensor* to_dlpack(const Tensor<T>& t) noexcept {
 /// that those bytes exist for as long as the deleter has not run.
 template <Element T>
 Result<Tensor<T>, IoError> from_dlpack(DLManagedTensor* m) {
-  auto owner = detail::adopt_dlpack(m, "from_dlpack");
-  if (!owner) return owner.error();
-  return detail::import_dltensor<T>(m->dl_tensor, std::move(*owner), "from_dlpack");
+  return detail::guard_io("from_dlpack", "<dlpack>", [&]() -> Result<Tensor<T>, IoError> {
+    auto owner = detail::adopt_dlpack(m, "from_dlpack");
+    if (!owner) return owner.error();
+    return detail::import_dltensor<T>(m->dl_tensor, std::move(*owner), "from_dlpack");
+  });
 }
 
 #if STRIDED_DLPACK_HAS_VERSIONED
@@ -282,14 +284,16 @@ DLManagedTensorVersioned* to_dlpack_versioned(const Tensor<T>& t) noexcept {
 /// read-only and is-copied flags need nothing: strided never writes.
 template <Element T>
 Result<Tensor<T>, IoError> from_dlpack_versioned(DLManagedTensorVersioned* m) {
-  const char* op = "from_dlpack_versioned";
-  auto owner = detail::adopt_dlpack(m, op);
-  if (!owner) return owner.error();
-  if (m->version.major != DLPACK_MAJOR_VERSION)
-    return IoError(IoErrorKind::unsupported_version, op, "<dlpack>",
-                   "DLPack major version " + std::to_string(m->version.major) + ", expected " +
-                       std::to_string(DLPACK_MAJOR_VERSION));
-  return detail::import_dltensor<T>(m->dl_tensor, std::move(*owner), op);
+  return detail::guard_io("from_dlpack_versioned", "<dlpack>", [&]() -> Result<Tensor<T>, IoError> {
+    const char* op = "from_dlpack_versioned";
+    auto owner = detail::adopt_dlpack(m, op);
+    if (!owner) return owner.error();
+    if (m->version.major != DLPACK_MAJOR_VERSION)
+      return IoError(IoErrorKind::unsupported_version, op, "<dlpack>",
+                     "DLPack major version " + std::to_string(m->version.major) + ", expected " +
+                         std::to_string(DLPACK_MAJOR_VERSION));
+    return detail::import_dltensor<T>(m->dl_tensor, std::move(*owner), op);
+  });
 }
 #endif
 

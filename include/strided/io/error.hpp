@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "strided/error.hpp"
+#include "strided/result.hpp"
 
 namespace strided {
 
@@ -138,6 +139,19 @@ inline std::error_code make_error_code(IoErrorKind kind) noexcept {
 }
 
 inline std::error_code IoError::code() const noexcept { return make_error_code(kind_); }
+
+namespace detail {
+
+/// guard_allocations for the interop doors: memory exhaustion anywhere in `body` (a header
+/// string, a JSON tree, a shape of more than 6 axes) is kind `shape` wrapping allocation_failed.
+template <class F>
+auto guard_io(const char* op, const std::string& source, F&& body) -> decltype(body()) {
+  return guard_allocations(std::forward<F>(body), [&] {
+    return IoError::from_shape(ShapeError::out_of_memory(op), op, source);
+  });
+}
+
+}  // namespace detail
 
 }  // namespace strided
 

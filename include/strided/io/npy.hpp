@@ -160,43 +160,52 @@ Result<std::vector<std::byte>, IoError> npy_header_for(const Tensor<T>& t, NpySa
 /// The file is read into one 64-byte aligned buffer that the tensor aliases.
 template <Element T>
 Result<Tensor<T>, IoError> load_npy(const std::string& path) {
-  auto file = detail::read_file(path, "load_npy");
-  if (!file) return file.error();
-  return detail::npy_tensor<T>(*file, true, "load_npy", path);
+  return detail::guard_io("load_npy", path, [&]() -> Result<Tensor<T>, IoError> {
+    auto file = detail::read_file(path, "load_npy");
+    if (!file) return file.error();
+    return detail::npy_tensor<T>(*file, true, "load_npy", path);
+  });
 }
 
 /// Loads a .npy image held in memory; the data is copied (the caller keeps its bytes).
 template <Element T>
 Result<Tensor<T>, IoError> load_npy_bytes(std::span<const std::byte> bytes) {
-  // A non-owning view: npy_tensor copies because may_alias is false.
-  const detail::SharedBytes view{
-      std::shared_ptr<const std::byte>(std::shared_ptr<void>(), bytes.data()), bytes.size()};
-  return detail::npy_tensor<T>(view, false, "load_npy_bytes", "<memory>");
+  return detail::guard_io("load_npy_bytes", "<memory>", [&]() -> Result<Tensor<T>, IoError> {
+    // A non-owning view: npy_tensor copies because may_alias is false.
+    const detail::SharedBytes view{
+        std::shared_ptr<const std::byte>(std::shared_ptr<void>(), bytes.data()), bytes.size()};
+    return detail::npy_tensor<T>(view, false, "load_npy_bytes", "<memory>");
+  });
 }
 
 /// The .npy image of `t` (row-major data, C order), in memory.
 template <Element T>
 Result<std::vector<std::byte>, IoError> save_npy_bytes(const Tensor<T>& t,
                                                        NpySaveOptions options = {}) {
-  auto out = detail::npy_header_for(t, options, "<memory>");
-  if (!out) return out;
-  const HostSlice<T> values = t.host_slice();
-  const auto* p = reinterpret_cast<const std::byte*>(values.data());
-  out->insert(out->end(), p, p + values.size() * sizeof(T));
-  return out;
+  return detail::guard_io("save_npy_bytes", "<memory>",
+                          [&]() -> Result<std::vector<std::byte>, IoError> {
+                            auto out = detail::npy_header_for(t, options, "<memory>");
+                            if (!out) return out;
+                            const HostSlice<T> values = t.host_slice();
+                            const auto* p = reinterpret_cast<const std::byte*>(values.data());
+                            out->insert(out->end(), p, p + values.size() * sizeof(T));
+                            return out;
+                          });
 }
 
 /// Writes `t` as a .npy file (row-major data, C order), replacing `path`.
 template <Element T>
 Result<void, IoError> save_npy(const std::string& path, const Tensor<T>& t,
                                NpySaveOptions options = {}) {
-  auto header = detail::npy_header_for(t, options, path);
-  if (!header) return header.error();
-  const HostSlice<T> values = t.host_slice();
-  const std::span<const std::byte> parts[] = {
-      std::span<const std::byte>(*header),
-      std::as_bytes(std::span<const T>(values.data(), values.size()))};
-  return detail::write_file(path, parts, "save_npy");
+  return detail::guard_io("save_npy", path, [&]() -> Result<void, IoError> {
+    auto header = detail::npy_header_for(t, options, path);
+    if (!header) return header.error();
+    const HostSlice<T> values = t.host_slice();
+    const std::span<const std::byte> parts[] = {
+        std::span<const std::byte>(*header),
+        std::as_bytes(std::span<const T>(values.data(), values.size()))};
+    return detail::write_file(path, parts, "save_npy");
+  });
 }
 
 }  // namespace strided

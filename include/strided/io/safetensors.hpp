@@ -29,6 +29,7 @@
 
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/io/file.hpp"
+#include "strided/detail/io/json_tree.hpp"
 #include "strided/element.hpp"
 #include "strided/io/error.hpp"
 #include "strided/layout.hpp"
@@ -103,8 +104,6 @@ struct SafetensorsHeader {
 
 namespace detail {
 
-using Json = nlohmann::json;
-
 class SafetensorsParser {
  public:
   explicit SafetensorsParser(const std::string& source) : source_(source) {}
@@ -113,86 +112,87 @@ class SafetensorsParser {
     return IoError(kind, "parse_safetensors_header", source_, what);
   }
 
-  /// Parses the JSON, rejecting duplicate keys (nlohmann would keep the last silently).
-  Result<Json, IoError> parse_json(std::string_view text) const {
+  /// Parses the JSON (into a tree that is safe to destroy when memory runs out), rejecting
+  /// duplicate keys (nlohmann would keep the last silently).
+  Result<JsonNode, IoError> parse_json(std::string_view text) const {
     if (text.empty() || text.front() != '{')
       return fail(IoErrorKind::malformed_header, "the header does not start with '{'");
-    std::vector<std::set<std::string>> keys;
-    std::string duplicate;
-    auto callback = [&](int, Json::parse_event_t event, Json& parsed) {
-      if (event == Json::parse_event_t::object_start) keys.emplace_back();
-      if (event == Json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-      if (event == Json::parse_event_t::key && !keys.empty() && parsed.is_string() &&
-          !keys.back().insert(parsed.get_ref<const std::string&>()).second && duplicate.empty())
-        duplicate = parsed.get_ref<const std::string&>();
-      return true;
-    };
-    Json json = Json::parse(text.begin(), text.end(), callback, /*allow_exceptions=*/false);
-    if (json.is_discarded()) return fail(IoErrorKind::malformed_header, "the header is not JSON");
-    if (!duplicate.empty())
-      return fail(IoErrorKind::malformed_header, "key \"" + duplicate + "\" appears twice");
-    if (!json.is_object())
+    JsonParse parsed = parse_json_tree(text);
+    switch (parsed.status) {
+      case JsonParse::Status::syntax_error:
+        return fail(IoErrorKind::malformed_header, "the header is not JSON");
+      case JsonParse::Status::too_deep:
+        return fail(
+            IoErrorKind::malformed_header,
+            "the header nests deeper than " + std::to_string(JsonNode::max_depth) + " levels");
+      case JsonParse::Status::duplicate_key:
+        return fail(IoErrorKind::malformed_header,
+                    "key \"" + parsed.duplicate + "\" appears twice");
+      case JsonParse::Status::ok:
+        break;
+    }
+    if (!parsed.root.is_object())
       return fail(IoErrorKind::malformed_header, "the header is not a JSON object");
-    return json;
+    return std::move(parsed.root);
   }
 
-  Result<std::size_t, IoError> unsigned_at(const Json& j, const std::string& what) const {
+  Result<std::size_t, IoError> unsigned_at(const JsonNode& j, const std::string& what) const {
     if (!j.is_number_unsigned())
       return fail(IoErrorKind::malformed_header,
                   what + " is " + j.dump() + ", not a non-negative integer");
-    return static_cast<std::size_t>(j.get<std::uint64_t>());
+    return static_cast<std::size_t>(j.unsigned_value());
   }
 
-  Result<SafetensorsInfo, IoError> entry(const std::string& name, const Json& j) const {
+  Result<SafetensorsInfo, IoError> entry(const std::string& name, const JsonNode& j) const {
     const std::string where = "tensor \"" + name + "\"";
     if (!j.is_object()) return fail(IoErrorKind::malformed_header, where + " is not an object");
-    for (const auto& [key, value] : j.items())
+    for (const auto& [key, value] : j.fields())
       if (key != "dtype" && key != "shape" && key != "data_offsets")
         return fail(IoErrorKind::malformed_header, where + " has an unknown field \"" + key + "\"");
-    const auto dtype = j.find("dtype");
-    const auto shape = j.find("shape");
-    const auto offsets = j.find("data_offsets");
-    if (dtype == j.end() || shape == j.end() || offsets == j.end())
+    const JsonNode* dtype = j.find("dtype");
+    const JsonNode* shape = j.find("shape");
+    const JsonNode* offsets = j.find("data_offsets");
+    if (dtype == nullptr || shape == nullptr || offsets == nullptr)
       return fail(IoErrorKind::malformed_header,
                   where + " needs the fields \"dtype\", \"shape\" and \"data_offsets\"");
     if (!dtype->is_string())
       return fail(IoErrorKind::malformed_header, where + ": \"dtype\" is not a string");
     SafetensorsInfo info;
     info.name = name;
-    info.dtype = dtype->get<std::string>();
+    info.dtype = dtype->string();
     if (safetensors_dtype_size(info.dtype) == 0)
       return fail(IoErrorKind::unsupported_dtype, where + ": unknown dtype \"" + info.dtype + "\"");
     if (!shape->is_array())
       return fail(IoErrorKind::malformed_header, where + ": \"shape\" is not an array");
-    if (shape->size() > max_rank)
+    if (shape->items().size() > max_rank)
       return IoError::from_shape(
-          ShapeError::rank_too_large("parse_safetensors_header", shape->size()),
+          ShapeError::rank_too_large("parse_safetensors_header", shape->items().size()),
           "parse_safetensors_header", source_);
-    for (const Json& size : *shape) {
+    for (const JsonNode& size : shape->items()) {
       auto v = unsigned_at(size, where + ": a \"shape\" entry");
       if (!v) return v.error();
       info.shape.push_back(*v);
     }
-    if (!offsets->is_array() || offsets->size() != 2)
+    if (!offsets->is_array() || offsets->items().size() != 2)
       return fail(IoErrorKind::malformed_header,
                   where + ": \"data_offsets\" is not an array of two integers");
-    auto begin = unsigned_at((*offsets)[0], where + ": data_offsets[0]");
+    auto begin = unsigned_at(offsets->items()[0], where + ": data_offsets[0]");
     if (!begin) return begin.error();
-    auto end = unsigned_at((*offsets)[1], where + ": data_offsets[1]");
+    auto end = unsigned_at(offsets->items()[1], where + ": data_offsets[1]");
     if (!end) return end.error();
     info.begin = *begin;
     info.end = *end;
     return info;
   }
 
-  Result<void, IoError> metadata(const Json& j, std::map<std::string, std::string>& out) const {
+  Result<void, IoError> metadata(const JsonNode& j, std::map<std::string, std::string>& out) const {
     if (!j.is_object())
       return fail(IoErrorKind::malformed_header, "\"__metadata__\" is not an object");
-    for (const auto& [key, value] : j.items()) {
+    for (const auto& [key, value] : j.fields()) {
       if (!value.is_string())
         return fail(IoErrorKind::malformed_header,
                     "metadata \"" + key + "\" is " + value.dump() + ", not a string");
-      out.emplace(key, value.get<std::string>());
+      out.emplace(key, value.string());
     }
     return {};
   }
@@ -248,37 +248,41 @@ class SafetensorsParser {
 /// is the fuzzing entry point of the safetensors reader.
 inline Result<SafetensorsHeader, IoError> parse_safetensors_header(
     std::span<const std::byte> file, const std::string& source = "<memory>") {
-  detail::SafetensorsParser parser(source);
-  if (file.size() < 8)
-    return parser.fail(IoErrorKind::truncated,
-                       std::to_string(file.size()) + " bytes, shorter than the 8-byte size prefix");
-  const std::uint64_t n = detail::load_le<8>(file.data());
-  if (n > safetensors_max_header_size)
-    return parser.fail(IoErrorKind::header_too_large,
-                       "header size " + std::to_string(n) + " exceeds the limit " +
-                           std::to_string(safetensors_max_header_size));
-  if (n > file.size() - 8)
-    return parser.fail(IoErrorKind::truncated, "header size " + std::to_string(n) + " but only " +
-                                                   std::to_string(file.size() - 8) +
-                                                   " bytes follow the size prefix");
-  const std::string_view text(reinterpret_cast<const char*>(file.data() + 8),
-                              static_cast<std::size_t>(n));
-  auto json = parser.parse_json(text);
-  if (!json) return json.error();
-  SafetensorsHeader header;
-  header.data_offset = 8 + static_cast<std::size_t>(n);
-  for (const auto& [key, value] : json->items()) {
-    if (key == "__metadata__") {
-      if (auto ok = parser.metadata(value, header.metadata); !ok) return ok.error();
-      continue;
-    }
-    auto info = parser.entry(key, value);
-    if (!info) return info.error();
-    header.tensors.push_back(std::move(*info));
-  }
-  if (auto ok = parser.check_offsets(header.tensors, file.size() - header.data_offset); !ok)
-    return ok.error();
-  return header;
+  return detail::guard_io(
+      "parse_safetensors_header", source, [&]() -> Result<SafetensorsHeader, IoError> {
+        detail::SafetensorsParser parser(source);
+        if (file.size() < 8)
+          return parser.fail(
+              IoErrorKind::truncated,
+              std::to_string(file.size()) + " bytes, shorter than the 8-byte size prefix");
+        const std::uint64_t n = detail::load_le<8>(file.data());
+        if (n > safetensors_max_header_size)
+          return parser.fail(IoErrorKind::header_too_large,
+                             "header size " + std::to_string(n) + " exceeds the limit " +
+                                 std::to_string(safetensors_max_header_size));
+        if (n > file.size() - 8)
+          return parser.fail(IoErrorKind::truncated,
+                             "header size " + std::to_string(n) + " but only " +
+                                 std::to_string(file.size() - 8) + " bytes follow the size prefix");
+        const std::string_view text(reinterpret_cast<const char*>(file.data() + 8),
+                                    static_cast<std::size_t>(n));
+        auto json = parser.parse_json(text);
+        if (!json) return json.error();
+        SafetensorsHeader header;
+        header.data_offset = 8 + static_cast<std::size_t>(n);
+        for (const auto& [key, value] : json->fields()) {
+          if (key == "__metadata__") {
+            if (auto ok = parser.metadata(value, header.metadata); !ok) return ok.error();
+            continue;
+          }
+          auto info = parser.entry(key, value);
+          if (!info) return info.error();
+          header.tensors.push_back(std::move(*info));
+        }
+        if (auto ok = parser.check_offsets(header.tensors, file.size() - header.data_offset); !ok)
+          return ok.error();
+        return header;
+      });
 }
 
 /// An open safetensors file (or image): its validated header and the bytes, shared with every
@@ -287,16 +291,22 @@ class SafetensorsFile {
  public:
   /// Maps `path` read-only and validates it.
   static Result<SafetensorsFile, IoError> open(const std::string& path) {
-    auto bytes = detail::map_file(path, "SafetensorsFile::open");
-    if (!bytes) return bytes.error();
-    return make(std::move(*bytes), path);
+    return detail::guard_io("SafetensorsFile::open", path,
+                            [&]() -> Result<SafetensorsFile, IoError> {
+                              auto bytes = detail::map_file(path, "SafetensorsFile::open");
+                              if (!bytes) return bytes.error();
+                              return make(std::move(*bytes), path);
+                            });
   }
 
   /// Validates an image held in memory; the bytes are copied into an aligned buffer.
   static Result<SafetensorsFile, IoError> from_bytes(std::span<const std::byte> bytes) {
-    auto copy = detail::copy_bytes(bytes, "SafetensorsFile::from_bytes", "<memory>");
-    if (!copy) return copy.error();
-    return make(std::move(*copy), "<memory>");
+    return detail::guard_io(
+        "SafetensorsFile::from_bytes", "<memory>", [&]() -> Result<SafetensorsFile, IoError> {
+          auto copy = detail::copy_bytes(bytes, "SafetensorsFile::from_bytes", "<memory>");
+          if (!copy) return copy.error();
+          return make(std::move(*copy), "<memory>");
+        });
   }
 
   /// Tensor names in data order.
@@ -323,43 +333,45 @@ class SafetensorsFile {
   /// Errors: not_found, dtype_mismatch / unsupported_dtype, invalid_value (bool bytes).
   template <Element T>
   Result<Tensor<T>, IoError> get(std::string_view name) const {
-    const char* op = "SafetensorsFile::get";
-    const SafetensorsInfo* info = find(name);
-    if (info == nullptr)
-      return IoError(IoErrorKind::not_found, op, source_,
-                     "no tensor named \"" + std::string(name) + "\"");
-    constexpr std::string_view want = safetensors_dtype<T>();
-    if (want.empty())
-      return IoError(IoErrorKind::unsupported_dtype, op, source_,
-                     std::string("element type ") + std::string(element_traits<T>::name) +
-                         " has no safetensors dtype");
-    if (info->dtype != want)
-      return IoError(
-          IoErrorKind::dtype_mismatch, op, source_,
-          "tensor \"" + info->name + "\" is " + info->dtype + ", not " + std::string(want));
-    const std::byte* data = bytes_.data.get() + header_.data_offset + info->begin;
-    const std::size_t size = info->end - info->begin;
-    if constexpr (std::is_same_v<T, bool>) {
-      if (!detail::valid_bool_bytes({data, size}))
-        return IoError(IoErrorKind::invalid_value, op, source_,
-                       "tensor \"" + info->name + "\" has a BOOL byte that is neither 0 nor 1");
-    }
-    const std::size_t numel = size / sizeof(T);
-    std::shared_ptr<const T> buffer;
-    if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) == 0) {
-      buffer = std::shared_ptr<const T>(bytes_.data, reinterpret_cast<const T*>(data));
-    } else {
-      std::shared_ptr<T> fresh = detail::try_allocate_buffer<T>(numel);
-      if (fresh == nullptr)
-        return IoError::from_shape(ShapeError::allocation_failed(op, numel), op, source_);
-      if (size != 0) std::memcpy(fresh.get(), data, size);
-      buffer = std::move(fresh);
-    }
-    auto layout = Layout::contiguous(info->shape);
-    if (!layout) return IoError::from_shape(layout.error().in(op), op, source_);
-    auto tensor = Tensor<T>::from_shared(std::move(buffer), numel, std::move(*layout));
-    if (!tensor) return IoError::from_shape(tensor.error(), op, source_);
-    return std::move(*tensor);
+    return detail::guard_io("SafetensorsFile::get", source_, [&]() -> Result<Tensor<T>, IoError> {
+      const char* op = "SafetensorsFile::get";
+      const SafetensorsInfo* info = find(name);
+      if (info == nullptr)
+        return IoError(IoErrorKind::not_found, op, source_,
+                       "no tensor named \"" + std::string(name) + "\"");
+      constexpr std::string_view want = safetensors_dtype<T>();
+      if (want.empty())
+        return IoError(IoErrorKind::unsupported_dtype, op, source_,
+                       std::string("element type ") + std::string(element_traits<T>::name) +
+                           " has no safetensors dtype");
+      if (info->dtype != want)
+        return IoError(
+            IoErrorKind::dtype_mismatch, op, source_,
+            "tensor \"" + info->name + "\" is " + info->dtype + ", not " + std::string(want));
+      const std::byte* data = bytes_.data.get() + header_.data_offset + info->begin;
+      const std::size_t size = info->end - info->begin;
+      if constexpr (std::is_same_v<T, bool>) {
+        if (!detail::valid_bool_bytes({data, size}))
+          return IoError(IoErrorKind::invalid_value, op, source_,
+                         "tensor \"" + info->name + "\" has a BOOL byte that is neither 0 nor 1");
+      }
+      const std::size_t numel = size / sizeof(T);
+      std::shared_ptr<const T> buffer;
+      if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) == 0) {
+        buffer = std::shared_ptr<const T>(bytes_.data, reinterpret_cast<const T*>(data));
+      } else {
+        std::shared_ptr<T> fresh = detail::try_allocate_buffer<T>(numel);
+        if (fresh == nullptr)
+          return IoError::from_shape(ShapeError::allocation_failed(op, numel), op, source_);
+        if (size != 0) std::memcpy(fresh.get(), data, size);
+        buffer = std::move(fresh);
+      }
+      auto layout = Layout::contiguous(info->shape);
+      if (!layout) return IoError::from_shape(layout.error().in(op), op, source_);
+      auto tensor = Tensor<T>::from_shared(std::move(buffer), numel, std::move(*layout));
+      if (!tensor) return IoError::from_shape(tensor.error(), op, source_);
+      return std::move(*tensor);
+    });
   }
 
  private:
@@ -412,6 +424,25 @@ class SafetensorsEntry {
 
 namespace detail {
 
+/// `s` as a JSON string literal; clears `valid` when `s` is not valid UTF-8.
+inline std::string json_string(const std::string& s, bool& valid) {
+  using Handler = nlohmann::json::error_handler_t;
+  const nlohmann::json j(s);  // a scalar: its destructor allocates nothing
+  std::string text = j.dump(-1, ' ', false, Handler::replace);
+  if (text != j.dump(-1, ' ', false, Handler::ignore)) valid = false;
+  return text;
+}
+
+/// Appends `[3,4]`: a shape as a compact JSON array.
+inline void append_json_dims(std::string& out, const Shape& shape) {
+  out += '[';
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    if (k != 0) out += ',';
+    out += std::to_string(shape[k]);
+  }
+  out += ']';
+}
+
 /// The padded header (size prefix included) and the entries in data order: larger elements
 /// first, then by name, so that every tensor is aligned for its type when the data section is.
 inline Result<std::vector<std::byte>, IoError> safetensors_prefix(
@@ -424,23 +455,41 @@ inline Result<std::vector<std::byte>, IoError> safetensors_prefix(
                       sb = safetensors_dtype_size(b->dtype());
     return sa != sb ? sa > sb : a->name() < b->name();
   });
-  nlohmann::ordered_json json = nlohmann::ordered_json::object();
-  if (!meta.empty()) json["__metadata__"] = meta;
+  // Written by hand rather than through a nlohmann::json tree, whose destructor allocates.
+  bool valid_utf8 = true;
+  std::string text = "{";
+  if (!meta.empty()) {
+    text += "\"__metadata__\":{";
+    for (const auto& [key, value] : meta) {
+      if (text.back() != '{') text += ',';
+      text += json_string(key, valid_utf8);
+      text += ':';
+      text += json_string(value, valid_utf8);
+    }
+    text += '}';
+  }
+  std::set<std::string_view> names;
   std::size_t offset = 0;
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const SafetensorsEntry& e = *order[i];
-    if (e.name() == "__metadata__" || (i > 0 && order[i - 1]->name() == e.name()) ||
-        json.contains(e.name()))
+  for (const SafetensorsEntry* entry : order) {
+    const SafetensorsEntry& e = *entry;
+    if (e.name() == "__metadata__" || !names.insert(e.name()).second)
       return IoError(IoErrorKind::invalid_argument, op, source,
                      "tensor name \"" + e.name() + "\" is reserved or appears twice");
-    json[e.name()] = {{"dtype", std::string(e.dtype())},
-                      {"shape", std::vector<std::size_t>(e.shape().begin(), e.shape().end())},
-                      {"data_offsets", {offset, offset + e.bytes().size()}}};
+    if (text.size() > 1) text += ',';
+    text += json_string(e.name(), valid_utf8);
+    text += ":{\"dtype\":\"";
+    text += e.dtype();
+    text += "\",\"shape\":";
+    append_json_dims(text, e.shape());
+    text += ",\"data_offsets\":[";
+    text += std::to_string(offset);
+    text += ',';
+    text += std::to_string(offset + e.bytes().size());
+    text += "]}";
     offset += e.bytes().size();
   }
-  using Handler = nlohmann::ordered_json::error_handler_t;
-  std::string text = json.dump(-1, ' ', false, Handler::replace);
-  if (text != json.dump(-1, ' ', false, Handler::ignore))
+  text += '}';
+  if (!valid_utf8)
     return IoError(IoErrorKind::invalid_argument, op, source,
                    "a tensor name or metadata string is not valid UTF-8");
   text.append((8 - text.size() % 8) % 8, ' ');  // the data section starts 8-byte aligned
@@ -457,12 +506,15 @@ inline Result<std::vector<std::byte>, IoError> safetensors_prefix(
 inline Result<std::vector<std::byte>, IoError> save_safetensors_bytes(
     const std::vector<SafetensorsEntry>& tensors,
     const std::map<std::string, std::string>& metadata = {}) {
-  std::vector<const SafetensorsEntry*> order;
-  auto out = detail::safetensors_prefix(tensors, metadata, order, "<memory>");
-  if (!out) return out;
-  for (const SafetensorsEntry* e : order)
-    out->insert(out->end(), e->bytes().begin(), e->bytes().end());
-  return out;
+  return detail::guard_io(
+      "save_safetensors_bytes", "<memory>", [&]() -> Result<std::vector<std::byte>, IoError> {
+        std::vector<const SafetensorsEntry*> order;
+        auto out = detail::safetensors_prefix(tensors, metadata, order, "<memory>");
+        if (!out) return out;
+        for (const SafetensorsEntry* e : order)
+          out->insert(out->end(), e->bytes().begin(), e->bytes().end());
+        return out;
+      });
 }
 
 /// Writes `tensors` and `metadata` as a safetensors file at `path` (replacing it). The header is
@@ -471,12 +523,14 @@ inline Result<std::vector<std::byte>, IoError> save_safetensors_bytes(
 inline Result<void, IoError> save_safetensors(
     const std::string& path, const std::vector<SafetensorsEntry>& tensors,
     const std::map<std::string, std::string>& metadata = {}) {
-  std::vector<const SafetensorsEntry*> order;
-  auto prefix = detail::safetensors_prefix(tensors, metadata, order, path);
-  if (!prefix) return prefix.error();
-  std::vector<std::span<const std::byte>> parts{std::span<const std::byte>(*prefix)};
-  for (const SafetensorsEntry* e : order) parts.push_back(e->bytes());
-  return detail::write_file(path, parts, "save_safetensors");
+  return detail::guard_io("save_safetensors", path, [&]() -> Result<void, IoError> {
+    std::vector<const SafetensorsEntry*> order;
+    auto prefix = detail::safetensors_prefix(tensors, metadata, order, path);
+    if (!prefix) return prefix.error();
+    std::vector<std::span<const std::byte>> parts{std::span<const std::byte>(*prefix)};
+    for (const SafetensorsEntry* e : order) parts.push_back(e->bytes());
+    return detail::write_file(path, parts, "save_safetensors");
+  });
 }
 
 }  // namespace strided

@@ -207,45 +207,48 @@ inline Result<NpyDtype, IoError> parse_npy_descr(std::string_view descr,
 /// is all there (load_npy does). This is the fuzzing entry point of the .npy reader.
 inline Result<NpyHeader, IoError> parse_npy_header(std::span<const std::byte> bytes,
                                                    const std::string& source = "<memory>") {
-  const char* op = "parse_npy_header";
-  if (bytes.size() < 10)
-    return IoError(IoErrorKind::truncated, op, source,
-                   "only " + std::to_string(bytes.size()) + " bytes, shorter than a .npy preamble");
-  if (std::string_view(reinterpret_cast<const char*>(bytes.data()), 6) != detail::npy_magic)
-    return IoError(IoErrorKind::bad_magic, op, source, "does not start with \"\\x93NUMPY\"");
-  const int major = std::to_integer<int>(bytes[6]), minor = std::to_integer<int>(bytes[7]);
-  if (major < 1 || major > 3 || minor != 0)
-    return IoError(IoErrorKind::unsupported_version, op, source,
-                   "format version " + std::to_string(major) + "." + std::to_string(minor) +
-                       " (supported: 1.0, 2.0, 3.0)");
-  const std::size_t preamble = major == 1 ? 10 : 12;
-  if (bytes.size() < preamble)
-    return IoError(IoErrorKind::truncated, op, source, "the preamble is cut short");
-  const std::uint64_t header_len =
-      major == 1 ? detail::load_le<2>(bytes.data() + 8) : detail::load_le<4>(bytes.data() + 8);
-  if (header_len > npy_max_header_size)
-    return IoError(IoErrorKind::header_too_large, op, source,
-                   "header length " + std::to_string(header_len) + " exceeds the limit " +
-                       std::to_string(npy_max_header_size));
-  if (bytes.size() - preamble < header_len)
-    return IoError(IoErrorKind::truncated, op, source,
-                   "header length " + std::to_string(header_len) + " but only " +
-                       std::to_string(bytes.size() - preamble) + " bytes follow the preamble");
-  const std::string_view text(reinterpret_cast<const char*>(bytes.data() + preamble),
-                              static_cast<std::size_t>(header_len));
-  auto header = detail::NpyDictParser(text, source).parse();
-  if (!header) return header;
-  header->major = major;
-  header->minor = minor;
-  header->data_offset = preamble + static_cast<std::size_t>(header_len);
-  auto dtype = parse_npy_descr(header->descr, source);
-  if (!dtype) return dtype.error();
-  header->dtype = *dtype;
-  const auto numel = detail::checked_numel(header->shape);
-  if (!numel || __builtin_mul_overflow(*numel, dtype->size, &header->data_bytes) ||
-      header->data_bytes > static_cast<std::size_t>(detail::max_index))
-    return IoError::from_shape(ShapeError::size_overflow(op, header->shape), op, source);
-  return header;
+  return detail::guard_io("parse_npy_header", source, [&]() -> Result<NpyHeader, IoError> {
+    const char* op = "parse_npy_header";
+    if (bytes.size() < 10)
+      return IoError(
+          IoErrorKind::truncated, op, source,
+          "only " + std::to_string(bytes.size()) + " bytes, shorter than a .npy preamble");
+    if (std::string_view(reinterpret_cast<const char*>(bytes.data()), 6) != detail::npy_magic)
+      return IoError(IoErrorKind::bad_magic, op, source, "does not start with \"\\x93NUMPY\"");
+    const int major = std::to_integer<int>(bytes[6]), minor = std::to_integer<int>(bytes[7]);
+    if (major < 1 || major > 3 || minor != 0)
+      return IoError(IoErrorKind::unsupported_version, op, source,
+                     "format version " + std::to_string(major) + "." + std::to_string(minor) +
+                         " (supported: 1.0, 2.0, 3.0)");
+    const std::size_t preamble = major == 1 ? 10 : 12;
+    if (bytes.size() < preamble)
+      return IoError(IoErrorKind::truncated, op, source, "the preamble is cut short");
+    const std::uint64_t header_len =
+        major == 1 ? detail::load_le<2>(bytes.data() + 8) : detail::load_le<4>(bytes.data() + 8);
+    if (header_len > npy_max_header_size)
+      return IoError(IoErrorKind::header_too_large, op, source,
+                     "header length " + std::to_string(header_len) + " exceeds the limit " +
+                         std::to_string(npy_max_header_size));
+    if (bytes.size() - preamble < header_len)
+      return IoError(IoErrorKind::truncated, op, source,
+                     "header length " + std::to_string(header_len) + " but only " +
+                         std::to_string(bytes.size() - preamble) + " bytes follow the preamble");
+    const std::string_view text(reinterpret_cast<const char*>(bytes.data() + preamble),
+                                static_cast<std::size_t>(header_len));
+    auto header = detail::NpyDictParser(text, source).parse();
+    if (!header) return header;
+    header->major = major;
+    header->minor = minor;
+    header->data_offset = preamble + static_cast<std::size_t>(header_len);
+    auto dtype = parse_npy_descr(header->descr, source);
+    if (!dtype) return dtype.error();
+    header->dtype = *dtype;
+    const auto numel = detail::checked_numel(header->shape);
+    if (!numel || __builtin_mul_overflow(*numel, dtype->size, &header->data_bytes) ||
+        header->data_bytes > static_cast<std::size_t>(detail::max_index))
+      return IoError::from_shape(ShapeError::size_overflow(op, header->shape), op, source);
+    return header;
+  });
 }
 
 namespace detail {
