@@ -627,8 +627,9 @@ struct Session {
         ++infers;
         where = k;
       } else if (!overflow) {
-        others *= sizes[k];
-        overflow = others > kSizeMax;
+        // others * size > SIZE_MAX, decided before multiplying (the product may not fit i128)
+        overflow = sizes[k] != 0 && others > kSizeMax / i128(sizes[k]);
+        if (!overflow) others *= sizes[k];
       }
     }
     for (std::size_t k = 0; k < sizes.size(); ++k)
