@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <set>
 #include <thread>
 #include <utility>
@@ -75,6 +76,24 @@ TEST_CASE("buffer cache: parsing STRIDED_BUFFER_CACHE_BYTES", "[buffer_cache]") 
   }
   CHECK_FALSE(parse_cache_bytes(nullptr, out));
 }
+
+#if defined(__unix__) || defined(__APPLE__)
+// The starting limit comes from STRIDED_BUFFER_CACHE_BYTES when it parses (the process-wide
+// cache reads it once, at its first use; this calls the function it uses directly).
+TEST_CASE("buffer cache: the starting limit from the environment", "[buffer_cache]") {
+  using strided::detail::initial_buffer_cache_limit;
+  const std::size_t on = strided::buffer_cache_available ? 1 : 0;  // compiled out: always 0
+  const std::size_t fallback = on * strided::detail::default_buffer_cache_limit();
+  REQUIRE(::setenv("STRIDED_BUFFER_CACHE_BYTES", "96M", 1) == 0);
+  CHECK(initial_buffer_cache_limit() == on * 96 * MiB);
+  REQUIRE(::setenv("STRIDED_BUFFER_CACHE_BYTES", "0", 1) == 0);
+  CHECK(initial_buffer_cache_limit() == 0);
+  REQUIRE(::setenv("STRIDED_BUFFER_CACHE_BYTES", "lots", 1) == 0);
+  CHECK(initial_buffer_cache_limit() == fallback);
+  REQUIRE(::unsetenv("STRIDED_BUFFER_CACHE_BYTES") == 0);
+  CHECK(initial_buffer_cache_limit() == fallback);
+}
+#endif
 
 TEST_CASE("buffer cache: the default limit", "[buffer_cache]") {
   const std::size_t limit = strided::detail::default_buffer_cache_limit();
