@@ -689,13 +689,17 @@ struct Session {
 
   void op_reshape() {
     const Shape requested = reshape_target();
+    if (g_trace)
+      std::fprintf(stderr, "  reshape to %s\n", strided::detail::dims_string(requested).c_str());
     Expect e;
     for (std::size_t d : requested)  // a size that cannot be a stride factor may be reported
       if (d != strided::infer && d > kPtrMax) e.allow(ShapeErrorKind::size_overflow);
     auto resolved = resolve(requested, t.numel(), e);
+    // Too many axes is an error whether or not the sizes also fail to resolve (overflow, two
+    // infers, infer beside a zero): either may be reported.
+    if (requested.size() > kMaxRank) e.add(ShapeErrorKind::rank_too_large);
     NodePtr next;
     if (resolved) {
-      if (resolved->size() > kMaxRank) e.add(ShapeErrorKind::rank_too_large);
       const auto n = numel_of(*resolved);
       if (!n) e.add(ShapeErrorKind::size_overflow);
       if (n && *n != t.numel()) e.add(ShapeErrorKind::element_count_mismatch);
