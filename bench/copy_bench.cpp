@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "strided/buffer_cache.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/copy/copy.hpp"
 #include "strided/detail/simd/isa.hpp"
@@ -244,11 +245,18 @@ void bench_contiguous(benchmark::State& state, const Case& c) {
 }
 
 // A fresh 64 MiB buffer + memcpy, ratio to memcpy into a preallocated buffer: what huge-page
-// advice buys (allocate_buffer advises MADV_HUGEPAGE; plain operator new does not).
+// advice buys (allocate_buffer advises MADV_HUGEPAGE; plain operator new does not). The buffer
+// cache is off here, or every allocation after the first would reuse warm pages.
 void bench_alloc(benchmark::State& state, bool huge) {
   constexpr std::size_t bytes = std::size_t{64} << 20;
   Case c{"", {bytes}, {1}, {1}, 1, bytes, 0};
   Buffers b(c);
+  const std::size_t cache_limit = strided::buffer_cache_limit();
+  strided::set_buffer_cache_limit(0);
+  struct Restore {
+    std::size_t limit;
+    ~Restore() { strided::set_buffer_cache_limit(limit); }
+  } restore{cache_limit};
   ratio_to_memcpy(state, b, bytes, [&] {
     if (huge) {
       auto out = strided::detail::allocate_buffer<std::byte>(bytes);
