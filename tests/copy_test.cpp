@@ -214,6 +214,35 @@ TEST_CASE("transposes of every size class near tile edges, misaligned, at every 
   }
 }
 
+// Groups longer than the transpose's offset tables (1024 entries) are cut into blocks whose
+// tables are rebuilt per block: a 2-D transpose with both sides past that length, also streamed.
+TEST_CASE("transposes longer than the offset tables, at every ISA level", "[copy]") {
+  const std::uint64_t seed = std::random_device{}();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  for (std::size_t threshold :
+       {strided::detail::copy_impl::default_stream_threshold, std::size_t{0}}) {
+    strided::detail::copy_impl::ScopedStreamThreshold streaming(threshold);
+    for (int level = 0; level < strided::detail::available_isa_count(); ++level) {
+      strided::detail::ScopedIsa isa(static_cast<strided::detail::Isa>(level));
+      for (std::size_t es : {std::size_t{1}, std::size_t{4}, std::size_t{8}}) {
+        CAPTURE(threshold, level, es);
+        const std::vector<std::size_t> shape{1031, 1090};
+        View src, dst;
+        src.strides = {1, 1031};
+        src.origin = rng() % 2 == 0 ? 0 : rng() % 16;
+        src.bytes.resize(src.origin + 1031 * 1090 * es);
+        dst.strides = {1152, 1};  // 64-byte aligned rows for every es: the streaming kernels run
+        dst.bytes.resize(1152 * 1031 * es + 64);
+        dst.origin = (64 - reinterpret_cast<std::uintptr_t>(dst.bytes.data()) % 64) % 64;
+        const Outcome out = run_case(rng, shape, es, src, dst);
+        CAPTURE(out.first_bad);
+        REQUIRE(out.ok);
+      }
+    }
+  }
+}
+
 TEST_CASE("permute of a rank-16 tensor of 2s at every ISA level", "[copy]") {
   const std::uint64_t seed = std::random_device{}();
   CAPTURE(seed);
