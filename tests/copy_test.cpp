@@ -225,7 +225,7 @@ TEST_CASE("transposes longer than the offset tables, at every ISA level", "[copy
     strided::detail::copy_impl::ScopedStreamThreshold streaming(threshold);
     for (int level = 0; level < strided::detail::available_isa_count(); ++level) {
       strided::detail::ScopedIsa isa(static_cast<strided::detail::Isa>(level));
-      for (std::size_t es : {std::size_t{1}, std::size_t{4}, std::size_t{8}}) {
+      for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}}) {
         CAPTURE(threshold, level, es);
         const std::vector<std::size_t> shape{1031, 1090};
         View src, dst;
@@ -294,7 +294,7 @@ TEST_CASE("streaming-store paths (threshold lowered to 0) at every ISA level", "
       }
     }
     // Transposes into 64-byte aligned rows: the streaming micro-kernels run.
-    for (std::size_t es : {std::size_t{2}, std::size_t{4}, std::size_t{8}})
+    for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}})
       for (std::size_t rows : {std::size_t{16}, std::size_t{48}, std::size_t{71}}) {
         CAPTURE(es, rows);
         const std::size_t cols = 96, ldd = 128;  // ldd * es is a multiple of 64

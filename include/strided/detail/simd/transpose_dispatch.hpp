@@ -3,7 +3,9 @@
 //   level    1 byte          2 bytes            4 bytes          8 bytes
 //   scalar   scalar 16x16    scalar 16x16       scalar 8x8       scalar 8x8
 //   avx2     SSE2 16x16      SSE2 8x8           AVX2 8x8         AVX2 4x4
-//   avx512   SSE2 16x16      AVX-512 16x16      AVX-512 16x16    AVX-512 8x8
+//   avx512   AVX-512 64x64   AVX-512 32x32      AVX-512 16x16    AVX-512 8x8
+//            (lanes), else   (lanes), else
+//            SSE2 16x16      AVX-512 16x16
 // Other sizes use the scalar kernels at every level (see transpose_scalar.hpp). When a tile side
 // is shorter than the level's edge, the next narrower kernel is used.
 #pragma once
@@ -24,6 +26,10 @@ inline TileKernel tile_kernel(std::size_t es, std::size_t max_w) noexcept {
 #if STRIDED_X86
   const Isa isa = active_isa();
   if (isa == Isa::avx512) {
+    if (es == 1 && max_w >= 64)
+      return {&transpose_tile_avx512_lanes<1, false>, 64, &transpose_tile_avx512_lanes<1, true>};
+    if (es == 2 && max_w >= 32)
+      return {&transpose_tile_avx512_lanes<2, false>, 32, &transpose_tile_avx512_lanes<2, true>};
     if (es == 2 && max_w >= 16)
       return {&transpose_tile_avx512_u16<false>, 16, &transpose_tile_avx512_u16<true>};
     if (es == 4 && max_w >= 16)
