@@ -191,8 +191,8 @@ TEST_CASE("transposes of every size class near tile edges, misaligned, at every 
     CAPTURE(level);
     for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8},
                            std::size_t{16}, std::size_t{12}})
-      for (std::size_t rows :
-           {std::size_t{15}, std::size_t{16}, std::size_t{64}, std::size_t{67}, std::size_t{257}})
+      for (std::size_t rows : {std::size_t{8}, std::size_t{15}, std::size_t{16}, std::size_t{64},
+                               std::size_t{67}, std::size_t{257}})
         for (std::size_t cols : {std::size_t{17}, std::size_t{32}, std::size_t{130}}) {
           CAPTURE(es, rows, cols);
           const std::vector<std::size_t> shape{rows, cols};
@@ -295,7 +295,7 @@ TEST_CASE("streaming-store paths (threshold lowered to 0) at every ISA level", "
     }
     // Transposes into 64-byte aligned rows: the streaming micro-kernels run.
     for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}})
-      for (std::size_t rows : {std::size_t{16}, std::size_t{48}, std::size_t{71}}) {
+      for (std::size_t rows : {std::size_t{8}, std::size_t{16}, std::size_t{48}, std::size_t{71}}) {
         CAPTURE(es, rows);
         const std::size_t cols = 96, ldd = 128;  // ldd * es is a multiple of 64
         const std::vector<std::size_t> shape{rows, cols};

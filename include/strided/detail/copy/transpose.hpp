@@ -72,18 +72,17 @@ void group_offsets(const Group& g, std::size_t start, std::size_t len, std::ptrd
 inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
                                  const std::ptrdiff_t* dst_i, std::size_t bi, std::size_t bj,
                                  std::size_t es, simd::TileKernel k) {
-  const std::size_t w = k.w;
-  const std::size_t iw = bi - bi % w, jw = bj - bj % w;
+  const std::size_t iw = bi - bi % k.wi, jw = bj - bj % k.wj;
   // The longer side innermost: W rows are read (or written) sequentially along it while the
   // other side's rows advance a line per pass. Measured: 4096^2 f32 (bj 512 > bi 256) 1.4x
   // memcpy this way against 2.7x the other; NCHW -> NHWC (bj = C = 64) 1.26x against 1.5x.
   if (bj >= bi) {
-    for (std::size_t i = 0; i < iw; i += w)
-      for (std::size_t j = 0; j < jw; j += w)
+    for (std::size_t i = 0; i < iw; i += k.wi)
+      for (std::size_t j = 0; j < jw; j += k.wj)
         k.fn(s + i * es, src_j + j, d + j * es, dst_i + i, es);
   } else {
-    for (std::size_t j = 0; j < jw; j += w)
-      for (std::size_t i = 0; i < iw; i += w)
+    for (std::size_t j = 0; j < jw; j += k.wj)
+      for (std::size_t i = 0; i < iw; i += k.wi)
         k.fn(s + i * es, src_j + j, d + j * es, dst_i + i, es);
   }
   for (std::size_t i = 0; i < bi; ++i) {
@@ -111,8 +110,8 @@ inline void transpose_staged_tile(const std::byte* s, const std::ptrdiff_t* src_
   for (std::size_t c = 0; c < l; ++c) tmp_rows[c] = static_cast<std::ptrdiff_t>(c * line);
   for (std::size_t i0 = 0; i0 < il; i0 += l)
     for (std::size_t j0 = 0; j0 < jl; j0 += l) {
-      for (std::size_t j = 0; j < l; j += k.w)
-        for (std::size_t i = 0; i < l; i += k.w)
+      for (std::size_t j = 0; j < l; j += k.wj)
+        for (std::size_t i = 0; i < l; i += k.wi)
           k.fn(s + (i0 + i) * es, src_j + j0 + j, tmp.data() + j * es, tmp_rows.data() + i, es);
       for (std::size_t c = 0; c < l; ++c) {
         std::byte* out = d + dst_i[i0 + c] + j0 * es;
@@ -161,12 +160,13 @@ inline void run_transpose(const CopyPlan& p) {
   OuterAxes o;
   for (std::size_t k = 0; k < p.rank; ++k)
     if (!used[k]) o.ptr[o.count++] = &p.axes[k];
-  simd::TileKernel kern = simd::tile_kernel(es, std::min(gi.extent, gj.extent));
-  const bool staged = kern.w * es < line && line % (kern.w * es) == 0 &&
+  simd::TileKernel kern = simd::tile_kernel(es, gi.extent, gj.extent);
+  const std::size_t row_bytes = kern.wj * es;  // what one destination row store writes
+  const bool staged = kern.wi == kern.wj && row_bytes < line && line % row_bytes == 0 &&
                       std::min(gi.extent, gj.extent) >= line / es;
   const bool big = dst_bytes(p) >= stream_threshold() && can_stream();
   const bool stream = big && (staged || kern.stream != nullptr) &&
-                      rows_aligned(p, o, gi, staged ? line : kern.w * es);
+                      rows_aligned(p, o, gi, staged ? line : row_bytes);
   if (stream && !staged) kern.fn = kern.stream;
   // Staged tiles are cheap to leave (whole lines written), so their macro-tiles are as long as
   // the tables allow: measured 6.0x -> 4.2x (u8) and 3.7x -> 2.9x (bf16) of memcpy from 64 to 256.

@@ -96,6 +96,37 @@ STRIDED_AVX512_TARGET void transpose_tile_avx512_u16(const std::byte* src,
   for (std::size_t i = 0; i < 16; ++i) store_row(dst + dst_rows[i], r[i], Stream);
 }
 
+/// 16 source rows (J) x 8 destination rows (I) of four-byte elements, for groups that have only
+/// 8 elements along I (high-rank permutes): register k holds source rows k and k + 8 in its two
+/// 256-bit halves, the perfect shuffle runs within each half (3 rounds), and register c ends up
+/// holding destination row c whole: one 64-byte store (streamable) where an 8 x 8 kernel stores
+/// two half lines.
+template <bool Stream>
+STRIDED_AVX512_TARGET void transpose_tile_avx512_u32_8x16(const std::byte* src,
+                                                          const std::ptrdiff_t* src_rows,
+                                                          std::byte* dst,
+                                                          const std::ptrdiff_t* dst_rows,
+                                                          std::size_t) {
+  const __m512i lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 8, 24, 9, 25, 10, 26, 11, 27);
+  const __m512i hi = _mm512_setr_epi32(4, 20, 5, 21, 6, 22, 7, 23, 12, 28, 13, 29, 14, 30, 15, 31);
+  __m512i r[8];
+  for (std::size_t k = 0; k < 8; ++k) {
+    const auto* top = reinterpret_cast<const __m256i*>(src + src_rows[k]);
+    const auto* bottom = reinterpret_cast<const __m256i*>(src + src_rows[k + 8]);
+    r[k] = _mm512_mask_broadcast_i64x4(_mm512_castsi256_si512(_mm256_loadu_si256(top)), 0xF0,
+                                       _mm256_loadu_si256(bottom));
+  }
+  for (int round = 0; round < 3; ++round) {
+    __m512i o[8];
+    for (std::size_t i = 0; i < 4; ++i) {
+      o[2 * i] = _mm512_permutex2var_epi32(r[i], lo, r[i + 4]);
+      o[2 * i + 1] = _mm512_permutex2var_epi32(r[i], hi, r[i + 4]);
+    }
+    for (std::size_t i = 0; i < 8; ++i) r[i] = o[i];
+  }
+  for (std::size_t c = 0; c < 8; ++c) store_row(dst + dst_rows[c], r[c], Stream);
+}
+
 /// Lanes of a zmm register for the sub-line element sizes: a (64/es) x (64/es) tile of 1- or
 /// 2-byte elements is 4 x 4 blocks of N x N (N = 16/es), one per 128-bit lane. Register k of
 /// column-of-lanes L is gathered at load time from rows k, N + k, 2N + k and 3N + k (a load and

@@ -4,12 +4,13 @@
 //   scalar   scalar 16x16    scalar 16x16       scalar 8x8       scalar 8x8
 //   avx2     SSE2 16x16      SSE2 8x8           AVX2 8x8         AVX2 4x4
 //   avx512   AVX-512 64x64   AVX-512 32x32      AVX-512 16x16    AVX-512 8x8
-//            (lanes), else   (lanes), else
-//            SSE2 16x16      AVX-512 16x16
+//            (lanes), else   (lanes), else      or 16 x 8 (only
+//            SSE2 16x16      AVX-512 16x16      8 rows: WJ x WI)
 // Other sizes use the scalar kernels at every level (see transpose_scalar.hpp). When a tile side
 // is shorter than the level's edge, the next narrower kernel is used.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 
 #include "strided/detail/simd/isa.hpp"
@@ -20,28 +21,34 @@
 
 namespace strided::detail::simd {
 
-/// The widest kernel for `es`-byte elements whose tile edge is at most max_w (>= 2): groups of
-/// high-rank permutes can be as short as 4 or 8 elements, where a 16-wide tile would never fit.
-inline TileKernel tile_kernel(std::size_t es, std::size_t max_w) noexcept {
+/// The widest kernel for `es`-byte elements whose tile fits max_i destination rows and max_j
+/// source rows (both >= 2): groups of high-rank permutes can be as short as 4 or 8 elements, where
+/// a 16-wide tile would never fit.
+inline TileKernel tile_kernel(std::size_t es, std::size_t max_i, std::size_t max_j) noexcept {
+  const std::size_t max_w = std::min(max_i, max_j);
 #if STRIDED_X86
   const Isa isa = active_isa();
   if (isa == Isa::avx512) {
     if (es == 1 && max_w >= 64)
-      return {&transpose_tile_avx512_lanes<1, false>, 64, &transpose_tile_avx512_lanes<1, true>};
+      return {&transpose_tile_avx512_lanes<1, false>, 64, 64,
+              &transpose_tile_avx512_lanes<1, true>};
     if (es == 2 && max_w >= 32)
-      return {&transpose_tile_avx512_lanes<2, false>, 32, &transpose_tile_avx512_lanes<2, true>};
+      return {&transpose_tile_avx512_lanes<2, false>, 32, 32,
+              &transpose_tile_avx512_lanes<2, true>};
     if (es == 2 && max_w >= 16)
-      return {&transpose_tile_avx512_u16<false>, 16, &transpose_tile_avx512_u16<true>};
+      return {&transpose_tile_avx512_u16<false>, 16, 16, &transpose_tile_avx512_u16<true>};
     if (es == 4 && max_w >= 16)
-      return {&transpose_tile_avx512_u32<false>, 16, &transpose_tile_avx512_u32<true>};
+      return {&transpose_tile_avx512_u32<false>, 16, 16, &transpose_tile_avx512_u32<true>};
+    if (es == 4 && max_i >= 8 && max_j >= 16)
+      return {&transpose_tile_avx512_u32_8x16<false>, 8, 16, &transpose_tile_avx512_u32_8x16<true>};
     if (es == 8 && max_w >= 8)
-      return {&transpose_tile_avx512_u64<false>, 8, &transpose_tile_avx512_u64<true>};
+      return {&transpose_tile_avx512_u64<false>, 8, 8, &transpose_tile_avx512_u64<true>};
   }
   if (isa != Isa::scalar) {
-    if (es == 1 && max_w >= 16) return {&transpose_tile_sse2_u8, 16};
-    if (es == 2 && max_w >= 8) return {&transpose_tile_sse2_u16, 8};
-    if (es == 4 && max_w >= 8) return {&transpose_tile_avx2_u32, 8};
-    if (es == 8 && max_w >= 4) return {&transpose_tile_avx2_u64, 4};
+    if (es == 1 && max_w >= 16) return {&transpose_tile_sse2_u8, 16, 16};
+    if (es == 2 && max_w >= 8) return {&transpose_tile_sse2_u16, 8, 8};
+    if (es == 4 && max_w >= 8) return {&transpose_tile_avx2_u32, 8, 8};
+    if (es == 8 && max_w >= 4) return {&transpose_tile_avx2_u64, 4, 4};
   }
 #endif
   return scalar_tile_kernel(es, max_w);

@@ -1,11 +1,12 @@
 // Transpose micro-kernels: the interface shared by every ISA level, and the portable scalar twin
 // that the SIMD kernels are tested against.
 //
-// A micro-kernel transposes one W x W tile. Source row r (r < W) holds W contiguous elements at
-// `src + src_rows[r]`; they go to column r of the destination, whose row c holds W contiguous
-// elements at `dst + dst_rows[c]`. Row offsets come from tables rather than one leading dimension
-// so that a "row" may step over several merged axes (high-rank permutes). Pointers may be
-// misaligned: kernels use unaligned loads and stores only.
+// A micro-kernel transposes one WJ x WI tile (square, W x W, except where noted). Source row r
+// (r < WJ) holds WI contiguous elements at `src + src_rows[r]`; they go to column r of the
+// destination, whose row c (c < WI) holds WJ contiguous elements at `dst + dst_rows[c]`. Row
+// offsets come from tables rather than one leading dimension so that a "row" may step over several
+// merged axes (high-rank permutes). Pointers may be misaligned: kernels use unaligned loads and
+// stores only.
 #pragma once
 
 #include <cstddef>
@@ -18,8 +19,9 @@ using TileFn = void (*)(const std::byte* src, const std::ptrdiff_t* src_rows, st
 
 struct TileKernel {
   TileFn fn = nullptr;
-  std::size_t w = 0;        // tile edge in elements
-  TileFn stream = nullptr;  // same kernel with non-temporal stores (rows aligned to w * size)
+  std::size_t wi = 0;       // destination rows per tile (elements along a source row)
+  std::size_t wj = 0;       // source rows per tile (elements along a destination row)
+  TileFn stream = nullptr;  // same kernel with non-temporal stores (rows aligned to wj * size)
 };
 
 template <std::size_t ES, std::size_t W>
@@ -43,10 +45,10 @@ void transpose_tile_generic(const std::byte* src, const std::ptrdiff_t* src_rows
 
 template <std::size_t ES>
 TileKernel scalar_sized(std::size_t max_w) noexcept {
-  if (max_w >= 16 && ES <= 2) return {&transpose_tile_scalar<ES, 16>, 16};
-  if (max_w >= 8) return {&transpose_tile_scalar<ES, 8>, 8};
-  if (max_w >= 4) return {&transpose_tile_scalar<ES, 4>, 4};
-  return {&transpose_tile_scalar<ES, 2>, 2};
+  if (max_w >= 16 && ES <= 2) return {&transpose_tile_scalar<ES, 16>, 16, 16};
+  if (max_w >= 8) return {&transpose_tile_scalar<ES, 8>, 8, 8};
+  if (max_w >= 4) return {&transpose_tile_scalar<ES, 4>, 4, 4};
+  return {&transpose_tile_scalar<ES, 2>, 2, 2};
 }
 
 /// The scalar kernel for an element size, with a tile edge of at most max_w (>= 2) elements.
@@ -61,11 +63,11 @@ inline TileKernel scalar_tile_kernel(std::size_t es, std::size_t max_w) noexcept
     case 8:
       return scalar_sized<8>(max_w);
     case 16:
-      return max_w >= 4 ? TileKernel{&transpose_tile_scalar<16, 4>, 4}
-                        : TileKernel{&transpose_tile_scalar<16, 2>, 2};
+      return max_w >= 4 ? TileKernel{&transpose_tile_scalar<16, 4>, 4, 4}
+                        : TileKernel{&transpose_tile_scalar<16, 2>, 2, 2};
     default:
-      return max_w >= 4 ? TileKernel{&transpose_tile_generic<4>, 4}
-                        : TileKernel{&transpose_tile_generic<2>, 2};
+      return max_w >= 4 ? TileKernel{&transpose_tile_generic<4>, 4, 4}
+                        : TileKernel{&transpose_tile_generic<2>, 2, 2};
   }
 }
 
