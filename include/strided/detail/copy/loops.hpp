@@ -123,8 +123,11 @@ inline void run_rowwise(const CopyPlan& p) {
   const OuterAxes o = outer_axes(p, 0);
   const std::size_t bytes = p.elem_size;
   if (dst_bytes(p) >= stream_threshold() && can_stream()) {
+    const std::ptrdiff_t next_row = o.count > 0 ? o.ptr[0]->ss : 0;  // the innermost outer axis
     for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
-                   [bytes](const std::byte* s, std::byte* d) { stream_copy(d, s, bytes); });
+                   [bytes, next_row](const std::byte* s, std::byte* d) {
+                     stream_copy(d, s, bytes, next_row);
+                   });
     stream_fence();
     return;
   }

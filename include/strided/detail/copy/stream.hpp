@@ -58,14 +58,29 @@ inline bool can_stream() noexcept {
 }
 
 #if STRIDED_X86
+/// Prefetches `Lines` cache lines at `p + ahead` (0: none). The address is formed as an integer:
+/// it may lie outside any object (past the last row), which a prefetch tolerates and pointer
+/// arithmetic would not.
+template <int Lines>
+inline void prefetch_lines(const std::byte* p, std::ptrdiff_t ahead) noexcept {
+  if (ahead == 0) return;
+  const std::uintptr_t at =
+      reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(ahead);
+  for (int k = 0; k < Lines; ++k)
+    _mm_prefetch(reinterpret_cast<const char*>(at + static_cast<std::uintptr_t>(64 * k)),
+                 _MM_HINT_T0);
+}
+
 [[gnu::target("avx2,fma,f16c")]] inline void stream_copy_avx2(std::byte* d, const std::byte* s,
-                                                              std::size_t n) noexcept {
+                                                              std::size_t n,
+                                                              std::ptrdiff_t ahead) noexcept {
   const auto mis = reinterpret_cast<std::uintptr_t>(d) % 32;
   std::size_t head = mis == 0 ? 0 : 32 - mis;
   if (head > n) head = n;
   std::memcpy(d, s, head);
   std::size_t i = head;
   for (; i + 128 <= n; i += 128) {
+    prefetch_lines<2>(s + i, ahead);
     const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i));
     const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 32));
     const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 64));
@@ -82,13 +97,14 @@ inline bool can_stream() noexcept {
 }
 
 [[gnu::target("avx512f,avx512bw,avx512dq,avx512vl")]] inline void stream_copy_avx512(
-    std::byte* d, const std::byte* s, std::size_t n) noexcept {
+    std::byte* d, const std::byte* s, std::size_t n, std::ptrdiff_t ahead) noexcept {
   const auto mis = reinterpret_cast<std::uintptr_t>(d) % 64;
   std::size_t head = mis == 0 ? 0 : 64 - mis;
   if (head > n) head = n;
   std::memcpy(d, s, head);
   std::size_t i = head;
   for (; i + 256 <= n; i += 256) {
+    prefetch_lines<4>(s + i, ahead);
     const __m512i a = _mm512_loadu_si512(s + i);
     const __m512i b = _mm512_loadu_si512(s + i + 64);
     const __m512i c = _mm512_loadu_si512(s + i + 128);
@@ -130,11 +146,17 @@ inline void stream_line(std::byte* d, const std::byte* s) noexcept {
 }
 
 /// memcpy with streaming stores (when can_stream()); call stream_fence() after the last one.
-inline void stream_copy(std::byte* d, const std::byte* s, std::size_t n) noexcept {
+/// `ahead` (bytes, 0 for none) is where the next row to be copied starts relative to `s`: its
+/// lines are prefetched at the offset being copied now. Rows of a narrow view skip part of each
+/// source row, which stops the hardware prefetchers at every row end; measured on the 2048 of
+/// 4096 columns narrow: 1.35x memcpy without, 1.02x with (a row further ahead: 1.19x).
+inline void stream_copy(std::byte* d, const std::byte* s, std::size_t n,
+                        std::ptrdiff_t ahead = 0) noexcept {
 #if STRIDED_X86
-  if (active_isa() == Isa::avx512) return stream_copy_avx512(d, s, n);
-  if (active_isa() == Isa::avx2) return stream_copy_avx2(d, s, n);
+  if (active_isa() == Isa::avx512) return stream_copy_avx512(d, s, n, ahead);
+  if (active_isa() == Isa::avx2) return stream_copy_avx2(d, s, n, ahead);
 #endif
+  static_cast<void>(ahead);
   std::memcpy(d, s, n);
 }
 
