@@ -57,7 +57,6 @@ inline bool can_stream() noexcept {
 #endif
 }
 
-#if STRIDED_X86
 /// Prefetches `Lines` cache lines at `p + ahead` (0: none). The address is formed as an integer:
 /// it may lie outside any object (past the last row), which a prefetch tolerates and pointer
 /// arithmetic would not.
@@ -66,11 +65,16 @@ inline void prefetch_lines(const std::byte* p, std::ptrdiff_t ahead) noexcept {
   if (ahead == 0) return;
   const std::uintptr_t at =
       reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(ahead);
+#if STRIDED_X86
   for (int k = 0; k < Lines; ++k)
     _mm_prefetch(reinterpret_cast<const char*>(at + static_cast<std::uintptr_t>(64 * k)),
                  _MM_HINT_T0);
+#else
+  static_cast<void>(at);
+#endif
 }
 
+#if STRIDED_X86
 [[gnu::target("avx2,fma,f16c")]] inline void stream_copy_avx2(std::byte* d, const std::byte* s,
                                                               std::size_t n,
                                                               std::ptrdiff_t ahead) noexcept {
