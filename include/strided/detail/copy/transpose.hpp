@@ -3,9 +3,9 @@
 // The plan's axes split into three sets: the destination-contiguous group J (axes[0, nj)), the
 // source-contiguous group I (i_axes), and the outer axes. For each outer index the I x J
 // problem is a 2-D transpose in which I is contiguous in the source and J in the destination;
-// it is cut into B x B macro-tiles (both sides stay in L1), each cut into W x W register tiles
-// handled by a SIMD micro-kernel. Row offsets of a macro-tile come from small tables built per
-// tile, so groups may span several axes (rank-22 permutes) at no cost to the 2-D case.
+// it is cut into macro-tiles (see max_block), each cut into WJ x WI register tiles handled by a
+// SIMD micro-kernel. Row offsets of a macro-tile come from small tables built per tile, so
+// groups may span several axes (rank-22 permutes) at no cost to the 2-D case.
 #pragma once
 
 #include <algorithm>
