@@ -35,6 +35,67 @@ STRIDED_AVX512_TARGET inline void store_row(std::byte* p, __m256i v, bool stream
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
 }
 
+/// The perfect-shuffle network of transpose_sse2.hpp on any register type: log2(N) rounds of
+///   out[2i] = f.lo(in[i], in[i + N/2]),  out[2i+1] = f.hi(in[i], in[i + N/2]).
+template <class Reg, std::size_t N, class Interleave>
+STRIDED_AVX512_TARGET void perfect_shuffle_avx512(Reg (&r)[N], const Interleave& f) {
+  for (std::size_t round = 1; round < N; round *= 2) {
+    Reg o[N];
+    for (std::size_t i = 0; i < N / 2; ++i) {
+      o[2 * i] = f.lo(r[i], r[i + N / 2]);
+      o[2 * i + 1] = f.hi(r[i], r[i + N / 2]);
+    }
+    for (std::size_t i = 0; i < N; ++i) r[i] = o[i];
+  }
+}
+
+/// Lane-crossing interleaves with the kernel's index vectors: vpermt2w (ymm), vpermt2d and
+/// vpermt2q (zmm).
+struct Vpermt2w {
+  __m256i lo_idx, hi_idx;
+  STRIDED_AVX512_TARGET __m256i lo(__m256i a, __m256i b) const {
+    return _mm256_permutex2var_epi16(a, lo_idx, b);
+  }
+  STRIDED_AVX512_TARGET __m256i hi(__m256i a, __m256i b) const {
+    return _mm256_permutex2var_epi16(a, hi_idx, b);
+  }
+};
+struct Vpermt2d {
+  __m512i lo_idx, hi_idx;
+  STRIDED_AVX512_TARGET __m512i lo(__m512i a, __m512i b) const {
+    return _mm512_permutex2var_epi32(a, lo_idx, b);
+  }
+  STRIDED_AVX512_TARGET __m512i hi(__m512i a, __m512i b) const {
+    return _mm512_permutex2var_epi32(a, hi_idx, b);
+  }
+};
+struct Vpermt2q {
+  __m512i lo_idx, hi_idx;
+  STRIDED_AVX512_TARGET __m512i lo(__m512i a, __m512i b) const {
+    return _mm512_permutex2var_epi64(a, lo_idx, b);
+  }
+  STRIDED_AVX512_TARGET __m512i hi(__m512i a, __m512i b) const {
+    return _mm512_permutex2var_epi64(a, hi_idx, b);
+  }
+};
+
+/// In-lane interleaves of 1- or 2-byte elements (vpunpckl/h bw / wd on zmm).
+template <std::size_t ES>
+struct UnpackInLane {
+  STRIDED_AVX512_TARGET __m512i lo(__m512i a, __m512i b) const {
+    if constexpr (ES == 1)
+      return _mm512_unpacklo_epi8(a, b);
+    else
+      return _mm512_unpacklo_epi16(a, b);
+  }
+  STRIDED_AVX512_TARGET __m512i hi(__m512i a, __m512i b) const {
+    if constexpr (ES == 1)
+      return _mm512_unpackhi_epi8(a, b);
+    else
+      return _mm512_unpackhi_epi16(a, b);
+  }
+};
+
 template <bool Stream>
 STRIDED_AVX512_TARGET void transpose_tile_avx512_u32(const std::byte* src,
                                                      const std::ptrdiff_t* src_rows, std::byte* dst,
@@ -45,14 +106,7 @@ STRIDED_AVX512_TARGET void transpose_tile_avx512_u32(const std::byte* src,
       _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
   __m512i r[16];
   for (std::size_t i = 0; i < 16; ++i) r[i] = _mm512_loadu_si512(src + src_rows[i]);
-  for (int round = 0; round < 4; ++round) {
-    __m512i o[16];
-    for (std::size_t i = 0; i < 8; ++i) {
-      o[2 * i] = _mm512_permutex2var_epi32(r[i], lo, r[i + 8]);
-      o[2 * i + 1] = _mm512_permutex2var_epi32(r[i], hi, r[i + 8]);
-    }
-    for (std::size_t i = 0; i < 16; ++i) r[i] = o[i];
-  }
+  perfect_shuffle_avx512(r, Vpermt2d{lo, hi});
   for (std::size_t i = 0; i < 16; ++i) store_row(dst + dst_rows[i], r[i], Stream);
 }
 
@@ -64,14 +118,7 @@ STRIDED_AVX512_TARGET void transpose_tile_avx512_u64(const std::byte* src,
   const __m512i hi = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
   __m512i r[8];
   for (std::size_t i = 0; i < 8; ++i) r[i] = _mm512_loadu_si512(src + src_rows[i]);
-  for (int round = 0; round < 3; ++round) {
-    __m512i o[8];
-    for (std::size_t i = 0; i < 4; ++i) {
-      o[2 * i] = _mm512_permutex2var_epi64(r[i], lo, r[i + 4]);
-      o[2 * i + 1] = _mm512_permutex2var_epi64(r[i], hi, r[i + 4]);
-    }
-    for (std::size_t i = 0; i < 8; ++i) r[i] = o[i];
-  }
+  perfect_shuffle_avx512(r, Vpermt2q{lo, hi});
   for (std::size_t i = 0; i < 8; ++i) store_row(dst + dst_rows[i], r[i], Stream);
 }
 
@@ -85,14 +132,7 @@ STRIDED_AVX512_TARGET void transpose_tile_avx512_u16(const std::byte* src,
   __m256i r[16];
   for (std::size_t i = 0; i < 16; ++i)
     r[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + src_rows[i]));
-  for (int round = 0; round < 4; ++round) {
-    __m256i o[16];
-    for (std::size_t i = 0; i < 8; ++i) {
-      o[2 * i] = _mm256_permutex2var_epi16(r[i], lo, r[i + 8]);
-      o[2 * i + 1] = _mm256_permutex2var_epi16(r[i], hi, r[i + 8]);
-    }
-    for (std::size_t i = 0; i < 16; ++i) r[i] = o[i];
-  }
+  perfect_shuffle_avx512(r, Vpermt2w{lo, hi});
   for (std::size_t i = 0; i < 16; ++i) store_row(dst + dst_rows[i], r[i], Stream);
 }
 
@@ -116,14 +156,7 @@ STRIDED_AVX512_TARGET void transpose_tile_avx512_u32_8x16(const std::byte* src,
     r[k] = _mm512_mask_broadcast_i64x4(_mm512_castsi256_si512(_mm256_loadu_si256(top)), 0xF0,
                                        _mm256_loadu_si256(bottom));
   }
-  for (int round = 0; round < 3; ++round) {
-    __m512i o[8];
-    for (std::size_t i = 0; i < 4; ++i) {
-      o[2 * i] = _mm512_permutex2var_epi32(r[i], lo, r[i + 4]);
-      o[2 * i + 1] = _mm512_permutex2var_epi32(r[i], hi, r[i + 4]);
-    }
-    for (std::size_t i = 0; i < 8; ++i) r[i] = o[i];
-  }
+  perfect_shuffle_avx512(r, Vpermt2d{lo, hi});  // lo / hi stay within each 256-bit half
   for (std::size_t c = 0; c < 8; ++c) store_row(dst + dst_rows[c], r[c], Stream);
 }
 
@@ -155,19 +188,7 @@ STRIDED_AVX512_TARGET void transpose_tile_avx512_lanes(const std::byte* src,
       v = _mm512_mask_broadcast_i32x4(v, 0x0F00, piece(2 * n + k, lane));
       r[k] = _mm512_mask_broadcast_i32x4(v, 0xF000, piece(3 * n + k, lane));
     }
-    for (std::size_t round = 1; round < n; round *= 2) {  // the network of transpose_sse2.hpp
-      __m512i o[n];
-      for (std::size_t i = 0; i < n / 2; ++i) {
-        if constexpr (ES == 1) {
-          o[2 * i] = _mm512_unpacklo_epi8(r[i], r[i + n / 2]);
-          o[2 * i + 1] = _mm512_unpackhi_epi8(r[i], r[i + n / 2]);
-        } else {
-          o[2 * i] = _mm512_unpacklo_epi16(r[i], r[i + n / 2]);
-          o[2 * i + 1] = _mm512_unpackhi_epi16(r[i], r[i + n / 2]);
-        }
-      }
-      for (std::size_t i = 0; i < n; ++i) r[i] = o[i];
-    }
+    perfect_shuffle_avx512(r, UnpackInLane<ES>{});
     for (std::size_t t = 0; t < n; ++t) store_row(dst + dst_rows[n * lane + t], r[t], Stream);
   }
 }
