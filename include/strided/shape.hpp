@@ -188,17 +188,12 @@ using Shape = detail::SmallVector<std::size_t>;
 /// broadcast axes, negative for reversed ones.
 using Strides = detail::SmallVector<std::ptrdiff_t>;
 
-/// `[8, 3, 3, 3]`, as `std::cout << shape` and `fmt::format("{}", shape)` write it.
-inline std::string to_string(const Shape& shape) {
+/// `[8, 3, 3, 3]` for a Shape, `[9, 3, -1]` for Strides: what `std::cout << shape` and
+/// `fmt::format("{}", shape)` write.
+template <class I, std::size_t N>
+std::string to_string(const detail::SmallVector<I, N>& values) {
   std::string text;
-  detail::append_list(text, std::span<const std::size_t>(shape.data(), shape.size()));
-  return text;
-}
-
-/// `[9, 3, 1]`; negative strides keep their sign.
-inline std::string to_string(const Strides& strides) {
-  std::string text;
-  detail::append_list(text, std::span<const std::ptrdiff_t>(strides.data(), strides.size()));
+  detail::append_list(text, std::span<const I>(values.data(), values.size()));
   return text;
 }
 
