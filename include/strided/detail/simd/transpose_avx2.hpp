@@ -2,9 +2,10 @@
 //
 // - The square kernels (8 x 8 four-byte, 4 x 4 eight-byte elements) store 32-byte rows: half a
 //   cache line. They serve groups too short for a whole-line tile (high-rank permutes).
-// - The whole-line kernels ("lines"): a (64/es) x (64/es) tile for every element size, so that
-//   each source row is read and each destination row written as one whole 64-byte line within one
-//   kernel call (streamable). Sub-line stores leave destination lines half written until a later
+// - The whole-line kernels: a (64/es) x (64/es) tile for every element size (and 16 x 8 four-byte,
+//   8 x 4 eight-byte ones for I groups of 8 and 4), so that each destination row is written as one
+//   whole 64-byte line within one kernel call (streamable), and, in the square tiles, each source
+//   row read as one. Sub-line stores leave destination lines half written until a later
 //   kernel completes them; with power-of-two leading dimensions those lines share L1 sets and are
 //   evicted and fetched again in between. This is the AVX-512 kernels' shape (64-byte rows) built
 //   from two 32-byte halves.
@@ -67,30 +68,39 @@ STRIDED_AVX2_TARGET inline void transpose_4x4_pd(__m256d (&r)[4]) {
   r[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
 }
 
-STRIDED_AVX2_TARGET inline void transpose_tile_avx2_u32(const std::byte* src,
-                                                        const std::ptrdiff_t* src_rows,
-                                                        std::byte* dst,
-                                                        const std::ptrdiff_t* dst_rows,
-                                                        std::size_t) {
+/// The 8 x 8 four-byte tile whose rows start at src + rows[0..8), transposed: out[c] = column c.
+STRIDED_AVX2_TARGET inline void load_transposed_u32(const std::byte* src,
+                                                    const std::ptrdiff_t* rows, __m256i (&out)[8]) {
   __m256 r[8];
-  for (std::size_t i = 0; i < 8; ++i)
-    r[i] = _mm256_loadu_ps(reinterpret_cast<const float*>(src + src_rows[i]));
+  for (std::size_t k = 0; k < 8; ++k)
+    r[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(src + rows[k]));
   transpose_8x8_ps(r);
-  for (std::size_t c = 0; c < 8; ++c)
-    _mm256_storeu_ps(reinterpret_cast<float*>(dst + dst_rows[c]), r[c]);
+  for (std::size_t c = 0; c < 8; ++c) out[c] = _mm256_castps_si256(r[c]);
 }
 
-STRIDED_AVX2_TARGET inline void transpose_tile_avx2_u64(const std::byte* src,
-                                                        const std::ptrdiff_t* src_rows,
-                                                        std::byte* dst,
-                                                        const std::ptrdiff_t* dst_rows,
-                                                        std::size_t) {
+/// The 4 x 4 eight-byte tile whose rows start at src + rows[0..4), transposed.
+STRIDED_AVX2_TARGET inline void load_transposed_u64(const std::byte* src,
+                                                    const std::ptrdiff_t* rows, __m256i (&out)[4]) {
   __m256d r[4];
-  for (std::size_t i = 0; i < 4; ++i)
-    r[i] = _mm256_loadu_pd(reinterpret_cast<const double*>(src + src_rows[i]));
+  for (std::size_t k = 0; k < 4; ++k)
+    r[k] = _mm256_loadu_pd(reinterpret_cast<const double*>(src + rows[k]));
   transpose_4x4_pd(r);
-  for (std::size_t c = 0; c < 4; ++c)
-    _mm256_storeu_pd(reinterpret_cast<double*>(dst + dst_rows[c]), r[c]);
+  for (std::size_t c = 0; c < 4; ++c) out[c] = _mm256_castpd_si256(r[c]);
+}
+
+/// B x B tiles of ES-byte elements (B = 32/ES: 8 x 8 four-byte, 4 x 4 eight-byte), each
+/// destination row stored as one 32-byte half line.
+template <std::size_t ES>
+STRIDED_AVX2_TARGET void transpose_tile_avx2_square(const std::byte* src,
+                                                    const std::ptrdiff_t* src_rows, std::byte* dst,
+                                                    const std::ptrdiff_t* dst_rows, std::size_t) {
+  constexpr std::size_t b = 32 / ES;
+  __m256i out[b];
+  if constexpr (ES == 4)
+    load_transposed_u32(src, src_rows, out);
+  else
+    load_transposed_u64(src, src_rows, out);
+  for (std::size_t c = 0; c < b; ++c) store_half_line<false>(dst + dst_rows[c], out[c]);
 }
 
 /// Stores destination rows from their two 32-byte halves, one row after the other: interleaving
@@ -106,43 +116,21 @@ STRIDED_AVX2_TARGET inline void store_lines(std::byte* dst, const std::ptrdiff_t
   }
 }
 
-/// 16 source rows x WI (8 or 16) destination rows of four-byte elements: per 8 destination rows,
-/// two 8 x 8 transposes (source rows 0-7 and 8-15) give the two halves of each destination line.
-template <std::size_t WI, bool Stream>
-STRIDED_AVX2_TARGET void transpose_tile_avx2_u32_lines(const std::byte* src,
-                                                       const std::ptrdiff_t* src_rows,
-                                                       std::byte* dst,
-                                                       const std::ptrdiff_t* dst_rows,
-                                                       std::size_t) {
-  for (std::size_t i = 0; i < WI; i += 8) {
-    __m256i halves[2][8];
+/// 2B source rows x WI destination rows of ES-byte elements (B = 32/ES; WI a multiple of B): per
+/// B destination rows, two B x B transposes (source rows 0..B-1 and B..2B-1) give the two halves
+/// of each destination line.
+template <std::size_t ES, std::size_t WI, bool Stream>
+STRIDED_AVX2_TARGET void transpose_tile_avx2_lines(const std::byte* src,
+                                                   const std::ptrdiff_t* src_rows, std::byte* dst,
+                                                   const std::ptrdiff_t* dst_rows, std::size_t) {
+  constexpr std::size_t b = 32 / ES;
+  for (std::size_t i = 0; i < WI; i += b) {
+    __m256i halves[2][b];
     for (std::size_t half = 0; half < 2; ++half) {
-      __m256 r[8];
-      for (std::size_t k = 0; k < 8; ++k)
-        r[k] = _mm256_loadu_ps(reinterpret_cast<const float*>(src + src_rows[8 * half + k]) + i);
-      transpose_8x8_ps(r);
-      for (std::size_t c = 0; c < 8; ++c) halves[half][c] = _mm256_castps_si256(r[c]);
-    }
-    store_lines<Stream>(dst, dst_rows + i, halves[0], halves[1]);
-  }
-}
-
-/// 8 source rows x WI (4 or 8) destination rows of eight-byte elements, as the u32 kernel with
-/// 4 x 4 blocks.
-template <std::size_t WI, bool Stream>
-STRIDED_AVX2_TARGET void transpose_tile_avx2_u64_lines(const std::byte* src,
-                                                       const std::ptrdiff_t* src_rows,
-                                                       std::byte* dst,
-                                                       const std::ptrdiff_t* dst_rows,
-                                                       std::size_t) {
-  for (std::size_t i = 0; i < WI; i += 4) {
-    __m256i halves[2][4];
-    for (std::size_t half = 0; half < 2; ++half) {
-      __m256d r[4];
-      for (std::size_t k = 0; k < 4; ++k)
-        r[k] = _mm256_loadu_pd(reinterpret_cast<const double*>(src + src_rows[4 * half + k]) + i);
-      transpose_4x4_pd(r);
-      for (std::size_t c = 0; c < 4; ++c) halves[half][c] = _mm256_castpd_si256(r[c]);
+      if constexpr (ES == 4)
+        load_transposed_u32(src + i * ES, src_rows + b * half, halves[half]);
+      else
+        load_transposed_u64(src + i * ES, src_rows + b * half, halves[half]);
     }
     store_lines<Stream>(dst, dst_rows + i, halves[0], halves[1]);
   }

@@ -53,21 +53,21 @@ inline TileKernel tile_kernel(std::size_t es, std::size_t max_i, std::size_t max
     if (es == 2 && max_w >= 32)
       return {&transpose_tile_avx2_lanes<2, false>, 32, 32, &transpose_tile_avx2_lanes<2, true>};
     if (es == 4 && max_w >= 16)
-      return {&transpose_tile_avx2_u32_lines<16, false>, 16, 16,
-              &transpose_tile_avx2_u32_lines<16, true>};
+      return {&transpose_tile_avx2_lines<4, 16, false>, 16, 16,
+              &transpose_tile_avx2_lines<4, 16, true>};
     if (es == 4 && max_i >= 8 && max_j >= 16)
-      return {&transpose_tile_avx2_u32_lines<8, false>, 8, 16,
-              &transpose_tile_avx2_u32_lines<8, true>};
+      return {&transpose_tile_avx2_lines<4, 8, false>, 8, 16,
+              &transpose_tile_avx2_lines<4, 8, true>};
     if (es == 8 && max_w >= 8)
-      return {&transpose_tile_avx2_u64_lines<8, false>, 8, 8,
-              &transpose_tile_avx2_u64_lines<8, true>};
+      return {&transpose_tile_avx2_lines<8, 8, false>, 8, 8,
+              &transpose_tile_avx2_lines<8, 8, true>};
     if (es == 8 && max_i >= 4 && max_j >= 8)
-      return {&transpose_tile_avx2_u64_lines<4, false>, 4, 8,
-              &transpose_tile_avx2_u64_lines<4, true>};
+      return {&transpose_tile_avx2_lines<8, 4, false>, 4, 8,
+              &transpose_tile_avx2_lines<8, 4, true>};
     if (es == 1 && max_w >= 16) return {&transpose_tile_sse2_u8, 16, 16};
     if (es == 2 && max_w >= 8) return {&transpose_tile_sse2_u16, 8, 8};
-    if (es == 4 && max_w >= 8) return {&transpose_tile_avx2_u32, 8, 8};
-    if (es == 8 && max_w >= 4) return {&transpose_tile_avx2_u64, 4, 4};
+    if (es == 4 && max_w >= 8) return {&transpose_tile_avx2_square<4>, 8, 8};
+    if (es == 8 && max_w >= 4) return {&transpose_tile_avx2_square<8>, 4, 4};
   }
 #endif
   return scalar_tile_kernel(es, max_w);
