@@ -68,15 +68,21 @@ void group_offsets(const Group& g, std::size_t start, std::size_t len, std::ptrd
   }
 }
 
+/// How a macro-tile walks its register tiles. `ahead` (bytes, 0 for none): where the source of
+/// the next outer index is; each register tile prefetches its rows there (see run_transpose).
+/// `rows_first`: a block of source rows at a time whatever the sides' lengths (see
+/// short_rows_first).
+struct TileWalk {
+  std::ptrdiff_t ahead = 0;
+  bool rows_first = false;
+};
+
 /// One bi x bj macro-tile: full register tiles, then the ragged edges element by element.
-/// `ahead` (bytes, 0 for none): where the source of the next outer index is; each register tile
-/// prefetches its rows there (see run_transpose). `rows_first`: walk the register tiles a block
-/// of source rows at a time whatever the sides' lengths (see short_rows_first).
 inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
                                  const std::ptrdiff_t* dst_i, std::size_t bi, std::size_t bj,
-                                 std::size_t es, simd::TileKernel k, std::ptrdiff_t ahead = 0,
-                                 bool rows_first = false) {
+                                 std::size_t es, simd::TileKernel k, TileWalk walk = {}) {
   const std::size_t iw = bi - bi % k.wi, jw = bj - bj % k.wj;
+  const std::ptrdiff_t ahead = walk.ahead;
   auto tile = [&](std::size_t i, std::size_t j) {
     for (std::size_t r = 0; ahead != 0 && r < k.wj; ++r)
       prefetch_lines<1>(s + i * es + src_j[j + r], ahead);
@@ -85,7 +91,7 @@ inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j
   // The longer side innermost: W rows are read (or written) sequentially along it while the
   // other side's rows advance a line per pass. Measured: 4096^2 f32 (bj 512 > bi 256) 1.4x
   // memcpy this way against 2.7x the other; NCHW -> NHWC (bj = C = 64) 1.26x against 1.5x.
-  if (bj >= bi && !rows_first) {
+  if (bj >= bi && !walk.rows_first) {
     for (std::size_t i = 0; i < iw; i += k.wi)
       for (std::size_t j = 0; j < jw; j += k.wj) tile(i, j);
   } else {
@@ -191,41 +197,39 @@ inline void run_transpose(const CopyPlan& p) {
   // case), the tiles prefetch the next outer index's source rows: rank-22 2.65x -> 2.3x memcpy.
   // Not for larger tiles, whose next outer index is too far ahead (batched 512^2: 1.23x -> 1.61x).
   const bool small_tiles = gi.extent * gj.extent * es <= 16 * 1024 && o.count > 0;
-  const std::ptrdiff_t ahead = small_tiles ? o.ptr[0]->ss : 0;
-  const bool rows_first = short_rows_first(gi, es);
+  const TileWalk walk{small_tiles ? o.ptr[0]->ss : 0, short_rows_first(gi, es)};
   const bool whole_i = gi.extent <= table_cap, whole_j = gj.extent <= table_cap;
   std::array<std::ptrdiff_t, table_cap> all_i, all_j;
   if (whole_i) group_offsets<false>(gi, 0, gi.extent, all_i.data());
   if (whole_j) group_offsets<true>(gj, 0, gj.extent, all_j.data());
-  for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
-                 [&](const std::byte* s0, std::byte* d0) {
-                   std::array<std::ptrdiff_t, max_j_block> src_j;
-                   std::array<std::ptrdiff_t, max_block> dst_i;
-                   auto i_table = [&](std::size_t ib, std::size_t bi) -> const std::ptrdiff_t* {
-                     if (whole_i) return all_i.data() + ib;
-                     group_offsets<false>(gi, ib, bi, dst_i.data());
-                     return dst_i.data();
-                   };
-                   auto j_table = [&](std::size_t jb, std::size_t bj) -> const std::ptrdiff_t* {
-                     if (whole_j) return all_j.data() + jb;
-                     group_offsets<true>(gj, jb, bj, src_j.data());
-                     return src_j.data();
-                   };
-                   for (std::size_t jb = 0; jb < gj.extent; jb += bj_max) {
-                     const std::size_t bj = std::min(bj_max, gj.extent - jb);
-                     const std::ptrdiff_t* tj = j_table(jb, bj);
-                     for (std::size_t ib = 0; ib < gi.extent; ib += max_block) {
-                       const std::size_t bi = std::min(max_block, gi.extent - ib);
-                       const std::ptrdiff_t* ti = i_table(ib, bi);
-                       if (staged)
-                         transpose_staged_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, kern,
-                                               stream);
-                       else
-                         transpose_macro_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, kern,
-                                              ahead, rows_first);
-                     }
-                   }
-                 });
+  for_each_index(
+      o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
+      [&](const std::byte* s0, std::byte* d0) {
+        std::array<std::ptrdiff_t, max_j_block> src_j;
+        std::array<std::ptrdiff_t, max_block> dst_i;
+        auto i_table = [&](std::size_t ib, std::size_t bi) -> const std::ptrdiff_t* {
+          if (whole_i) return all_i.data() + ib;
+          group_offsets<false>(gi, ib, bi, dst_i.data());
+          return dst_i.data();
+        };
+        auto j_table = [&](std::size_t jb, std::size_t bj) -> const std::ptrdiff_t* {
+          if (whole_j) return all_j.data() + jb;
+          group_offsets<true>(gj, jb, bj, src_j.data());
+          return src_j.data();
+        };
+        for (std::size_t jb = 0; jb < gj.extent; jb += bj_max) {
+          const std::size_t bj = std::min(bj_max, gj.extent - jb);
+          const std::ptrdiff_t* tj = j_table(jb, bj);
+          for (std::size_t ib = 0; ib < gi.extent; ib += max_block) {
+            const std::size_t bi = std::min(max_block, gi.extent - ib);
+            const std::ptrdiff_t* ti = i_table(ib, bi);
+            if (staged)
+              transpose_staged_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, kern, stream);
+            else
+              transpose_macro_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, kern, walk);
+          }
+        }
+      });
   if (stream) stream_fence();
 }
 
