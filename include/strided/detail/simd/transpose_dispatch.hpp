@@ -2,10 +2,13 @@
 //
 //   level    1 byte          2 bytes            4 bytes          8 bytes
 //   scalar   scalar 16x16    scalar 16x16       scalar 8x8       scalar 8x8
-//   avx2     SSE2 16x16      SSE2 8x8           AVX2 8x8         AVX2 4x4
+//   avx2     AVX2 64x64      AVX2 32x32         AVX2 16x16 or    AVX2 8x8 or
+//            (lanes), else   (lanes), else      16 x 8 (WJ x WI) 8 x 4, else
+//            SSE2 16x16      SSE2 8x8           else AVX2 8x8    AVX2 4x4
 //   avx512   AVX-512 64x64   AVX-512 32x32      AVX-512 16x16    AVX-512 8x8
-//            (lanes), else   (lanes), else      or 16 x 8 (only
-//            SSE2 16x16      AVX-512 16x16      8 rows: WJ x WI)
+//            (lanes), else   (lanes), else      or 16 x 8 (only  else the avx2
+//            SSE2 16x16      AVX-512 16x16      8 rows: WJ x WI) kernels
+//                            else SSE2 8x8      else AVX2 8x8
 // Other sizes use the scalar kernels at every level (see transpose_scalar.hpp). When a tile side
 // is shorter than the level's edge, the next narrower kernel is used.
 #pragma once
@@ -44,11 +47,27 @@ inline TileKernel tile_kernel(std::size_t es, std::size_t max_i, std::size_t max
     if (es == 8 && max_w >= 8)
       return {&transpose_tile_avx512_u64<false>, 8, 8, &transpose_tile_avx512_u64<true>};
   }
-  if (isa != Isa::scalar) {
+  if (isa != Isa::scalar) {  // at avx512: what the AVX-512 kernels above do not cover
+    if (es == 1 && max_w >= 64)
+      return {&transpose_tile_avx2_lanes<1, false>, 64, 64, &transpose_tile_avx2_lanes<1, true>};
+    if (es == 2 && max_w >= 32)
+      return {&transpose_tile_avx2_lanes<2, false>, 32, 32, &transpose_tile_avx2_lanes<2, true>};
+    if (es == 4 && max_w >= 16)
+      return {&transpose_tile_avx2_lines<4, 16, false>, 16, 16,
+              &transpose_tile_avx2_lines<4, 16, true>};
+    if (es == 4 && max_i >= 8 && max_j >= 16)
+      return {&transpose_tile_avx2_lines<4, 8, false>, 8, 16,
+              &transpose_tile_avx2_lines<4, 8, true>};
+    if (es == 8 && max_w >= 8)
+      return {&transpose_tile_avx2_lines<8, 8, false>, 8, 8,
+              &transpose_tile_avx2_lines<8, 8, true>};
+    if (es == 8 && max_i >= 4 && max_j >= 8)
+      return {&transpose_tile_avx2_lines<8, 4, false>, 4, 8,
+              &transpose_tile_avx2_lines<8, 4, true>};
     if (es == 1 && max_w >= 16) return {&transpose_tile_sse2_u8, 16, 16};
     if (es == 2 && max_w >= 8) return {&transpose_tile_sse2_u16, 8, 8};
-    if (es == 4 && max_w >= 8) return {&transpose_tile_avx2_u32, 8, 8};
-    if (es == 8 && max_w >= 4) return {&transpose_tile_avx2_u64, 4, 4};
+    if (es == 4 && max_w >= 8) return {&transpose_tile_avx2_square<4>, 8, 8};
+    if (es == 8 && max_w >= 4) return {&transpose_tile_avx2_square<8>, 4, 4};
   }
 #endif
   return scalar_tile_kernel(es, max_w);
