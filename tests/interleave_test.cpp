@@ -123,8 +123,12 @@ void check_image_copy(std::mt19937_64& rng, bool to_planes, std::size_t es) {
   const std::vector<std::size_t> src_shape =
       to_planes ? std::vector<std::size_t>{n, h, w, c} : std::vector<std::size_t>{n, c, h, w};
   std::vector<std::ptrdiff_t> ss_mem;
-  const std::ptrdiff_t origin =
+  std::ptrdiff_t origin =
       image_strides(rng, src_shape, to_planes ? 2 : 3, to_planes ? 1 : 2, ss_mem);
+  if (to_planes && rng() % 4 == 0) {  // BGR <-> RGB: the packed channels read backwards
+    origin += static_cast<std::ptrdiff_t>(c - 1) * ss_mem[3];
+    ss_mem[3] = -ss_mem[3];
+  }
   // The copy's logical axes are the destination's: NCHW (to_planes) or NHWC.
   const std::vector<std::size_t> shape =
       to_planes ? std::vector<std::size_t>{n, c, h, w} : std::vector<std::size_t>{n, h, w, c};

@@ -2,7 +2,10 @@
 //
 // Canonical form (what every kernel in copy/ relies on):
 //   * no axis of extent 1 (an empty copy never reaches a kernel);
-//   * every destination stride positive (a flipped destination axis is flipped in both views);
+//   * every destination stride positive (a flipped destination axis is flipped in both views),
+//     except one: when the source's unit-stride axis runs backwards (a flipped image row, BGR
+//     channels), it is flipped in both views so that the transpose and channel kernels read the
+//     source forwards (see unflip_source_unit_axis);
 //   * axes ordered innermost first by destination stride, so the outer loops walk the
 //     destination forwards;
 //   * axes that are contiguous with each other in both views merged into one;
@@ -213,6 +216,28 @@ inline bool choose_transpose_groups(CopyPlan& p) noexcept {
   return best_score >= 4 * cap;
 }
 
+// Reverses an axis in both views: both starts move to its last element.
+inline void reverse_axis(CopyPlan& p, PlanAxis& ax) noexcept {
+  p.src_offset += (sgn(ax.n) - 1) * ax.ss;
+  p.dst_offset += (sgn(ax.n) - 1) * ax.ds;
+  ax.ss = -ax.ss;
+  ax.ds = -ax.ds;
+}
+
+// When no axis has source stride +elem_size but one has -elem_size, that axis is the source's
+// contiguous direction read backwards: flipping it in both views gives the kernels a unit-stride
+// source again (its destination stride goes negative, which their offset tables handle). Without
+// this, the destination-first loop order sweeps the whole source once per index of that axis.
+inline void unflip_source_unit_axis(CopyPlan& p) noexcept {
+  const auto es = sgn(p.elem_size);
+  std::size_t backwards = p.rank;
+  for (std::size_t k = 0; k < p.rank; ++k) {
+    if (p.axes[k].ss == es) return;
+    if (p.axes[k].ss == -es && k > 0) backwards = k;
+  }
+  if (backwards < p.rank) reverse_axis(p, p.axes[backwards]);
+}
+
 // Channel counts and element sizes the (de)interleave kernels handle.
 inline bool channel_kernel_fits(std::size_t channels, std::size_t es) noexcept {
   return channels >= 2 && channels <= 4 && (es == 1 || es == 2 || es == 4 || es == 8);
@@ -267,12 +292,14 @@ inline CopyPlan plan_copy(const CopyArgs& a) noexcept {
     p.kind = PlanKind::rowwise_memcpy;  // long rows: memcpy each one
   } else if (p.axes[0].ss == 0 && p.axes[0].ds == plan_impl::sgn(p.elem_size)) {
     p.kind = PlanKind::fill;
-  } else if (const PlanKind ch = plan_impl::choose_channels(p); ch != PlanKind::strided) {
-    p.kind = ch;
-  } else if (plan_impl::choose_transpose_groups(p)) {
-    p.kind = PlanKind::transpose;
   } else {
-    p.kind = PlanKind::strided;
+    plan_impl::unflip_source_unit_axis(p);
+    if (const PlanKind ch = plan_impl::choose_channels(p); ch != PlanKind::strided)
+      p.kind = ch;
+    else if (plan_impl::choose_transpose_groups(p))
+      p.kind = PlanKind::transpose;
+    else
+      p.kind = PlanKind::strided;
   }
   return p;
 }
