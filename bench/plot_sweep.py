@@ -6,12 +6,14 @@ bytes measured in its own process.
 Usage:
   /usr/bin/python3 bench/plot_sweep.py --bench sweep.json [sweep2.json ...] --peers peers.json \\
       --png docs/sweep.png --table sweep_table.md
-sweep.json: `sweep_bench --benchmark_out=sweep.json --benchmark_out_format=json`. With several
-runs, each view's figure is the median over the runs.
+sweep.json: `sweep_bench --benchmark_out=sweep.json --benchmark_out_format=json` (or its console
+output, a .txt file). With several runs, each view's figure is the median over the runs. The
+peers file is peers_sweep.py's --out JSON (or its progress lines, a .txt file).
 """
 import argparse
 import json
 import math
+import re
 import statistics
 
 import matplotlib
@@ -20,19 +22,46 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def bench_entries(path):
+    """(run name, x_memcpy) of every view in a sweep_bench JSON file, or in its console output
+    (a .txt file: usable while a run is still going)."""
+    if path.endswith(".txt"):
+        with open(path) as f:
+            for line in f:
+                m = re.match(r"^((sweep|channels)/\S+)\s.*x_memcpy=([0-9.]+)", line)
+                if m and not re.search(r"_(mean|stddev|cv)$", m.group(1)):
+                    yield m.group(1), float(m.group(3))
+        return
+    with open(path) as f:
+        for b in json.load(f)["benchmarks"]:
+            if b.get("aggregate_name", "median") == "median":
+                yield b["run_name"], b["x_memcpy"]
+
+
 def load_bench(paths):
-    """{group: {isa: {view: x_memcpy}}} from sweep_bench JSON files (median aggregates)."""
+    """{group: {isa: {view: x_memcpy}}}; a view in several files (runs) gets their median."""
     runs = {}
     for path in paths:
-        with open(path) as f:
-            for b in json.load(f)["benchmarks"]:
-                if b.get("aggregate_name") != "median":
-                    continue
-                group, isa, view = b["run_name"].split("/")[:3]
-                runs.setdefault((group, isa, view), []).append(b["x_memcpy"])
+        for name, x in bench_entries(path):
+            group, isa, view = name.split("/")[:3]
+            runs.setdefault((group, isa, view), []).append(x)
     out = {}
     for (group, isa, view), xs in runs.items():
         out.setdefault(group, {}).setdefault(isa, {})[view] = statistics.median(xs)
+    return out
+
+
+def load_peers(path):
+    """{view: {"numpy": x, "torch": x}} from peers_sweep.py's JSON or its progress lines (.txt)."""
+    if not path.endswith(".txt"):
+        with open(path) as f:
+            return json.load(f)["views"]
+    out = {}
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"^(\S+)\s+numpy\s+([0-9.]+)\s+torch\s+([0-9.na]+)", line)
+            if m:
+                out[m.group(1)] = {"numpy": float(m.group(2)), "torch": float(m.group(3))}
     return out
 
 
@@ -92,8 +121,7 @@ def main():
     ap.add_argument("--table", required=True)
     args = ap.parse_args()
     bench = load_bench(args.bench)
-    with open(args.peers) as f:
-        views = json.load(f)["views"]
+    views = load_peers(args.peers)
     peers = {p: {v: r[p] for v, r in views.items() if p in r} for p in ("numpy", "torch")}
     sweep = bench["sweep"]
     in_sweep = set(next(iter(sweep.values())))
