@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catch_shim.hpp"
+#include "copy_reference.hpp"
 #include "strided/detail/copy/copy.hpp"
 #include "strided/detail/simd/interleave.hpp"
 #include "strided/detail/simd/isa.hpp"
@@ -74,18 +75,6 @@ void check_kernels(std::mt19937_64& rng, std::size_t c, std::size_t es) {
   const auto step = static_cast<std::ptrdiff_t>(plane) * (reversed ? -1 : 1);
   strided::detail::simd::interleave_kernel(c, es)(first, step, out.data() + doff, n);
   REQUIRE(out == expect);
-}
-
-void reference_copy(const CopyArgs& a, std::size_t axis, const std::byte* s, std::byte* d) {
-  if (axis == a.shape.size()) {
-    for (std::size_t b = 0; b < a.elem_size; ++b) d[b] = s[b];
-    return;
-  }
-  const auto es = static_cast<std::ptrdiff_t>(a.elem_size);
-  for (std::size_t i = 0; i < a.shape[axis]; ++i) {
-    const auto k = static_cast<std::ptrdiff_t>(i);
-    reference_copy(a, axis + 1, s + k * a.src_strides[axis] * es, d + k * a.dst_strides[axis] * es);
-  }
 }
 
 std::size_t random_extent(std::mt19937_64& rng) {
@@ -155,40 +144,43 @@ void check_image_copy(std::mt19937_64& rng, bool to_planes, std::size_t es) {
   if (c >= 2 && w >= 2 && dense_pixels)
     CHECK((kind == PlanKind::deinterleave || kind == PlanKind::interleave));
   strided::detail::copy_strided(a);
-  reference_copy(CopyArgs{shape, s0, ss, want.data() + mis, ds, es}, 0, s0, want.data() + mis);
+  strided_test::reference_copy(CopyArgs{shape, s0, ss, want.data() + mis, ds, es}, 0, s0,
+                               want.data() + mis);
   REQUIRE(got == want);
+}
+
+// Runs body(rng) at every ISA level the CPU has (with a fresh seed, captured for a replay).
+template <class Body>
+void at_every_level(Body&& body) {
+  const std::uint64_t seed = std::random_device{}();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  for (Isa level : all_levels) {
+    if (!level_runs(level)) continue;
+    strided::detail::ScopedIsa isa(level);
+    CAPTURE(std::string(strided::detail::isa_name(level)));
+    body(rng);
+  }
 }
 
 }  // namespace
 
 TEST_CASE("(de)interleave kernels match the reference at every ISA level", "[copy][interleave]") {
-  const std::uint64_t seed = std::random_device{}();
-  CAPTURE(seed);
-  std::mt19937_64 rng(seed);
-  for (Isa level : all_levels) {
-    if (!level_runs(level)) continue;
-    strided::detail::ScopedIsa isa(level);
-    CAPTURE(std::string(strided::detail::isa_name(level)));
+  at_every_level([](std::mt19937_64& rng) {
     for (std::size_t c = 2; c <= 4; ++c)
       for (std::size_t es : elem_sizes)
         for (int rep = 0; rep < 40; ++rep) check_kernels(rng, c, es);
-  }
+  });
 }
 
 TEST_CASE("NHWC <-> NCHW copies match the reference at every ISA level", "[copy][interleave]") {
-  const std::uint64_t seed = std::random_device{}();
-  CAPTURE(seed);
-  std::mt19937_64 rng(seed);
-  for (Isa level : all_levels) {
-    if (!level_runs(level)) continue;
-    strided::detail::ScopedIsa isa(level);
-    CAPTURE(std::string(strided::detail::isa_name(level)));
+  at_every_level([](std::mt19937_64& rng) {
     for (std::size_t es : elem_sizes)
       for (int rep = 0; rep < 150; ++rep) {
         check_image_copy(rng, true, es);
         check_image_copy(rng, false, es);
       }
-  }
+  });
 }
 
 TEST_CASE("a 224 x 224 RGB batch round-trips through both kernels", "[copy][interleave]") {
