@@ -91,3 +91,65 @@ TEST_CASE("reversals and steps pick the strided loop", "[copy][plan]") {
   CHECK(p.kind == PlanKind::strided);
   CHECK(p.elem_size == 12);
 }
+
+TEST_CASE("channel-last to channel-first images pick deinterleave", "[copy][plan]") {
+  // [64, 224, 224, 3] u8 NHWC viewed as NCHW: pixels packed 3 apart, channels the unit axis.
+  const CopyPlan p = plan({64, 3, 224, 224}, {150528, 1, 672, 3}, {150528, 50176, 224, 1}, 1);
+  CHECK(p.kind == PlanKind::deinterleave);
+  CHECK(p.axes[0].n == 224 * 224);  // H and W merge into one pixel axis
+  CHECK(p.axes[p.i_axes[0]].n == 3);
+  for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}})
+    for (std::ptrdiff_t c = 2; c <= 4; ++c) {
+      CAPTURE(es, c);
+      CHECK(plan({8, static_cast<std::size_t>(c), 5, 7}, {35 * c, 1, 7 * c, c}, {35 * c, 35, 7, 1},
+                 es)
+                .kind == PlanKind::deinterleave);
+    }
+}
+
+TEST_CASE("channel-first to channel-last images pick interleave", "[copy][plan]") {
+  // [64, 3, 224, 224] i8 NCHW viewed as NHWC.
+  const CopyPlan p = plan({64, 224, 224, 3}, {150528, 224, 1, 50176}, {150528, 672, 3, 1}, 1);
+  CHECK(p.kind == PlanKind::interleave);
+  CHECK(p.axes[0].n == 3);
+  CHECK(p.axes[p.i_axes[0]].n == 224 * 224);
+  // A narrowed image: rows of 100 of 224 pixels stay separate axes; still interleave.
+  CHECK(plan({2, 50, 100, 4}, {4 * 224 * 224, 224, 1, 224 * 224}, {20000, 400, 4, 1}, 4).kind ==
+        PlanKind::interleave);
+  // Flipped rows (negative source stride of H) keep the unit-stride pixel axis.
+  CHECK(plan({7, 9, 2}, {-9, 1, 63}, {18, 2, 1}, 8).kind == PlanKind::interleave);
+}
+
+TEST_CASE("channel shapes the (de)interleave kernels do not take", "[copy][plan]") {
+  // 5 channels: a transpose or the strided loop, not the channel kernels.
+  const PlanKind five = plan({8, 5, 64, 64}, {20480, 1, 320, 5}, {20480, 4096, 64, 1}).kind;
+  CHECK(five != PlanKind::deinterleave);
+  CHECK(five != PlanKind::interleave);
+  // Elements of 16 bytes (folded rows) are not a kernel size.
+  CHECK(plan({3, 4096}, {1, 3}, {4096, 1}, 16).kind != PlanKind::deinterleave);
+  // Padded pixels (RGBA storage, 3 channels read): not packed in the source.
+  CHECK(plan({3, 4096}, {1, 4}, {4096, 1}).kind != PlanKind::deinterleave);
+  // Many channels stay on the transpose (NCHW -> NHWC with 64 channels).
+  CHECK(plan({32, 56, 56, 64}, {200704, 56, 1, 3136}, {200704, 3584, 64, 1}).kind ==
+        PlanKind::transpose);
+}
+
+TEST_CASE("a backwards source unit axis is read forwards", "[copy][plan]") {
+  // Reversed channels (packed RGB -> BGR planes): the channel axis has source stride -1; it is
+  // flipped in both views, so the planes are written last to first.
+  const CopyPlan bgr = plan({3, 4096}, {-1, 3}, {4096, 1});
+  CHECK(bgr.kind == PlanKind::deinterleave);
+  CHECK(bgr.axes[bgr.i_axes[0]].ss == 4);
+  CHECK(bgr.axes[bgr.i_axes[0]].ds == -4096 * 4);
+  CHECK(bgr.src_offset == -2 * 4);  // channel 2, the first in memory
+  CHECK(bgr.dst_offset == 2 * 4096 * 4);
+  // A transpose of a view whose rows are reversed ([::-1] on the contiguous axis, then .T): was
+  // the strided loop with the reversed axis outermost (one source sweep per index of it).
+  const CopyPlan t = plan({479, 171, 159}, {27189, -1, 171}, {171 * 159, 159, 1}, 1);
+  CHECK(t.kind == PlanKind::transpose);
+  CHECK(t.axes[t.i_axes[0]].ss == 1);
+  CHECK(t.axes[t.i_axes[0]].ds == -159);
+  // With a forward unit axis elsewhere nothing is flipped.
+  CHECK(plan({64, 64}, {1, -64}, {64, 1}).kind == PlanKind::transpose);
+  CHECK(plan({64, 64}, {1, -64}, {64, 1}).dst_offset == 0);
+}

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "catch_shim.hpp"
+#include "copy_reference.hpp"
 #include "strided/detail/copy/stream.hpp"
 #include "strided/detail/simd/isa.hpp"
 
@@ -19,18 +20,6 @@ namespace {
 
 using strided::detail::copy_strided;
 using strided::detail::CopyArgs;
-
-void reference_copy(const CopyArgs& a, std::size_t axis, const std::byte* s, std::byte* d) {
-  if (axis == a.shape.size()) {
-    for (std::size_t b = 0; b < a.elem_size; ++b) d[b] = s[b];
-    return;
-  }
-  const auto es = static_cast<std::ptrdiff_t>(a.elem_size);
-  for (std::size_t i = 0; i < a.shape[axis]; ++i) {
-    const auto k = static_cast<std::ptrdiff_t>(i);
-    reference_copy(a, axis + 1, s + k * a.src_strides[axis] * es, d + k * a.dst_strides[axis] * es);
-  }
-}
 
 /// A strided view into an owned byte buffer: element [0..0] sits at `origin` bytes into `bytes`.
 struct View {
@@ -120,7 +109,7 @@ Outcome run_case(std::mt19937_64& rng, const std::vector<std::size_t>& shape, st
   a.elem_size = es;
   copy_strided(a);
   a.dst = expect.data() + dst.origin;
-  reference_copy(a, 0, a.src, a.dst);
+  strided_test::reference_copy(a, 0, a.src, a.dst);
   Outcome out;
   for (std::size_t i = 0; i < expect.size(); ++i)
     if (expect[i] != dst.bytes[i]) {
@@ -166,7 +155,7 @@ TEST_CASE("copy_strided matches the reference on random views at every ISA level
   CAPTURE(seed);
   const int levels = testable_levels();
   const int cases_per_level = 6000 / levels + 1;
-  int plan_counts[6] = {};
+  int plan_counts[strided::detail::plan_kind_count] = {};
   for (int level = 0; level < levels; ++level) {
     strided::detail::ScopedIsa isa(static_cast<strided::detail::Isa>(level));
     CAPTURE(level);
@@ -186,7 +175,7 @@ TEST_CASE("copy_strided matches the reference on random views at every ISA level
     }
   }
   // Every plan must have been exercised, or the test proves less than it claims.
-  for (int k = 0; k < 6; ++k) {
+  for (int k = 0; k < strided::detail::plan_kind_count; ++k) {
     CAPTURE(k);
     CHECK(plan_counts[k] > 0);
   }

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "strided/detail/copy/args.hpp"
+#include "strided/detail/copy/interleave.hpp"
 #include "strided/detail/copy/loops.hpp"
 #include "strided/detail/copy/plan.hpp"
 #include "strided/detail/copy/transpose.hpp"
@@ -49,6 +50,10 @@ inline void run_plan(const CopyPlan& p) {
       return run_fill(p);
     case PlanKind::transpose:
       return run_transpose(p);
+    case PlanKind::deinterleave:
+      return run_deinterleave(p);
+    case PlanKind::interleave:
+      return run_interleave(p);
     case PlanKind::strided:
       return run_strided(p);
   }

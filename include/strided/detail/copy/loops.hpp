@@ -57,6 +57,27 @@ inline OuterAxes outer_axes(const CopyPlan& p, std::size_t first) noexcept {
   return o;
 }
 
+/// One element of es bytes: a fixed-size copy for the common sizes (a runtime-size memcpy is a
+/// library call, which costs more than the element when ragged tile edges copy one at a time).
+inline void copy_element(std::byte* d, const std::byte* s, std::size_t es) noexcept {
+  switch (es) {
+    case 1:
+      *d = *s;
+      return;
+    case 2:
+      std::memcpy(d, s, 2);
+      return;
+    case 4:
+      std::memcpy(d, s, 4);
+      return;
+    case 8:
+      std::memcpy(d, s, 8);
+      return;
+    default:
+      std::memcpy(d, s, es);
+  }
+}
+
 template <std::size_t ES>
 inline void strided_row_fixed(const std::byte* s, std::ptrdiff_t ss, std::byte* d,
                               std::ptrdiff_t ds, std::size_t n) noexcept {

@@ -2,7 +2,10 @@
 //
 // Canonical form (what every kernel in copy/ relies on):
 //   * no axis of extent 1 (an empty copy never reaches a kernel);
-//   * every destination stride positive (a flipped destination axis is flipped in both views);
+//   * every destination stride positive (a flipped destination axis is flipped in both views),
+//     except one: when the source's unit-stride axis runs backwards (a flipped image row, BGR
+//     channels), it is flipped in both views so that the transpose and channel kernels read the
+//     source forwards (see unflip_source_unit_axis);
 //   * axes ordered innermost first by destination stride, so the outer loops walk the
 //     destination forwards;
 //   * axes that are contiguous with each other in both views merged into one;
@@ -27,7 +30,12 @@ enum class PlanKind {
   fill,            // innermost source stride 0: one source element replicated along a row
   transpose,       // unit-stride axes differ: cache-blocked SIMD transpose
   strided,         // anything else: nested loops by element size class
+  deinterleave,    // packed pixels of 2-4 channels (source) into one plane per channel
+  interleave,      // one plane per channel (source) into packed pixels of 2-4 channels
 };
+
+inline constexpr int plan_kind_count = 8;
+static_assert(static_cast<int>(PlanKind::interleave) + 1 == plan_kind_count);
 
 constexpr const char* plan_kind_name(PlanKind k) noexcept {
   switch (k) {
@@ -41,6 +49,10 @@ constexpr const char* plan_kind_name(PlanKind k) noexcept {
       return "fill";
     case PlanKind::transpose:
       return "transpose";
+    case PlanKind::deinterleave:
+      return "deinterleave";
+    case PlanKind::interleave:
+      return "interleave";
     case PlanKind::strided:
       return "strided";
   }
@@ -74,6 +86,8 @@ struct CopyPlan {
   std::size_t nj = 0;
   std::size_t ni = 0;
   std::array<std::uint8_t, plan_max_rank> i_axes{};
+  // deinterleave / interleave: axes[0] is the destination-contiguous axis (pixels, resp. the
+  // channels); i_axes[0] is the source-contiguous one (channels, resp. pixels); nj = ni = 1.
 };
 
 namespace plan_impl {
@@ -202,6 +216,66 @@ inline bool choose_transpose_groups(CopyPlan& p) noexcept {
   return best_score >= 4 * cap;
 }
 
+// Reverses an axis in both views: both starts move to its last element.
+inline void reverse_axis(CopyPlan& p, PlanAxis& ax) noexcept {
+  p.src_offset += (sgn(ax.n) - 1) * ax.ss;
+  p.dst_offset += (sgn(ax.n) - 1) * ax.ds;
+  ax.ss = -ax.ss;
+  ax.ds = -ax.ds;
+}
+
+// When no axis has source stride +elem_size but one has -elem_size, that axis is the source's
+// contiguous direction read backwards: flipping it in both views gives the kernels a unit-stride
+// source again (its destination stride goes negative, which their offset tables handle). Without
+// this, the destination-first loop order sweeps the whole source once per index of that axis.
+inline void unflip_source_unit_axis(CopyPlan& p) noexcept {
+  const auto es = sgn(p.elem_size);
+  std::size_t backwards = p.rank;
+  for (std::size_t k = 0; k < p.rank; ++k) {
+    if (p.axes[k].ss == es) return;
+    if (p.axes[k].ss == -es && k > 0) backwards = k;
+  }
+  if (backwards < p.rank) reverse_axis(p, p.axes[backwards]);
+}
+
+// Channel counts and element sizes the (de)interleave kernels handle.
+inline bool channel_kernel_fits(std::size_t channels, std::size_t es) noexcept {
+  return channels >= 2 && channels <= 4 && (es == 1 || es == 2 || es == 4 || es == 8);
+}
+
+// The unique axis other than axes[0] with source stride `ss`, destination stride `ds` (any when
+// ds == 0) and, when n != 0, extent n; rank when there is none.
+inline std::size_t find_axis(const CopyPlan& p, std::ptrdiff_t ss, std::ptrdiff_t ds,
+                             std::size_t n) noexcept {
+  for (std::size_t k = 1; k < p.rank; ++k)
+    if (p.axes[k].ss == ss && (ds == 0 || p.axes[k].ds == ds) && (n == 0 || p.axes[k].n == n))
+      return k;
+  return p.rank;
+}
+
+// A short channel axis contiguous on one side only, the pixel axis contiguous on the other:
+// channel-last <-> channel-first images. A 2-D transpose would have tiles 2-4 elements wide.
+inline PlanKind choose_channels(CopyPlan& p) noexcept {
+  const auto es = sgn(p.elem_size);
+  const PlanAxis& a0 = p.axes[0];
+  if (p.rank < 2 || a0.ds != es) return PlanKind::strided;
+  std::size_t k = p.rank;
+  PlanKind kind = PlanKind::strided;
+  for (std::size_t c = 2; c <= 4 && kind == PlanKind::strided; ++c) {
+    if (!channel_kernel_fits(c, p.elem_size)) break;
+    if (a0.ss == sgn(c) * es && (k = find_axis(p, es, 0, c)) < p.rank) {
+      kind = PlanKind::deinterleave;  // pixels packed in the source, channels its unit axis
+    } else if (a0.n == c && (k = find_axis(p, es, sgn(c) * es, 0)) < p.rank) {
+      kind = PlanKind::interleave;  // channels packed in the destination, pixels unit in source
+    }
+  }
+  if (kind == PlanKind::strided) return kind;
+  p.nj = 1;
+  p.ni = 1;
+  p.i_axes[0] = static_cast<std::uint8_t>(k);
+  return kind;
+}
+
 }  // namespace plan_impl
 
 /// Plans a copy: canonical axes, then the kernel. Pure function of the arguments (no allocation).
@@ -218,10 +292,14 @@ inline CopyPlan plan_copy(const CopyArgs& a) noexcept {
     p.kind = PlanKind::rowwise_memcpy;  // long rows: memcpy each one
   } else if (p.axes[0].ss == 0 && p.axes[0].ds == plan_impl::sgn(p.elem_size)) {
     p.kind = PlanKind::fill;
-  } else if (plan_impl::choose_transpose_groups(p)) {
-    p.kind = PlanKind::transpose;
   } else {
-    p.kind = PlanKind::strided;
+    plan_impl::unflip_source_unit_axis(p);
+    if (const PlanKind ch = plan_impl::choose_channels(p); ch != PlanKind::strided)
+      p.kind = ch;
+    else if (plan_impl::choose_transpose_groups(p))
+      p.kind = PlanKind::transpose;
+    else
+      p.kind = PlanKind::strided;
   }
   return p;
 }

@@ -101,7 +101,7 @@ inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j
   for (std::size_t i = 0; i < bi; ++i) {
     const std::size_t j_first = i < iw ? jw : 0;
     for (std::size_t j = j_first; j < bj; ++j)
-      std::memcpy(d + dst_i[i] + j * es, s + src_j[j] + i * es, es);
+      copy_element(d + dst_i[i] + j * es, s + src_j[j] + i * es, es);
   }
 }
 
