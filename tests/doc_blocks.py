@@ -153,6 +153,9 @@ def check_page(blocks):
         if block.lang in ("cpp", "c++") and block.mode is None:
             block.errors.append("C++ block without a <!-- compile: ... --> marker "
                                 "(see tests/doc_blocks.py)")
+        if block.lang == "cmake" and not (block.snippet or "").startswith("tests/package/"):
+            block.errors.append("CMake block not taken from a consumer project: mark it "
+                                "<!-- snippet: tests/package/<form>/CMakeLists.txt -->")
         if block.mode is not None and block.lang not in ("cpp", "c++"):
             block.errors.append(f"compile marker on a '{block.lang}' block")
         if block.mode == "excerpt" and block.snippet is None:
@@ -320,7 +323,7 @@ def named_paths(page, text):
             resolved = (page.parent / target.split("#")[0]).as_posix()
             yield number, resolved, target
         for path in CODE_PATH.findall(line):
-            if not re.search(r"[<>*{}]|\.\.\.", path):  # a pattern, not a path
+            if not re.search(r"[<>*{}…]|\.\.\.", path):  # a pattern, not a path
                 yield number, path.split("#")[0], path
         for header in HEADER.findall(line):
             yield number, f"include/{header}", header
