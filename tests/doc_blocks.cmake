@@ -1,6 +1,7 @@
 # The C++ blocks of README.md and docs/*.md, compiled and run (tests/doc_blocks.py says how a
 # block is marked). Included from tests/CMakeLists.txt.
 #   docs.blocks.lint   every C++ block carries a compile marker, and the markers are well formed
+#   docs.blocks.selftest  tests/doc_blocks_test.py: the checker itself, on small made-up pages
 #   docs.links         every link and repository path the docs name exists
 #   docs.<page>        the page's blocks, compiled as one program (target doc_<page>) and run;
 #                      where the page shows a block's output, the output is compared
@@ -27,6 +28,10 @@ execute_process(COMMAND "${Python3_EXECUTABLE}" "${_doc_script}" generate "${PRO
 if(NOT _doc_rc EQUAL 0)
   message(FATAL_ERROR "tests/doc_blocks.py generate failed (${_doc_rc})")
 endif()
+
+add_test(NAME docs.blocks.selftest COMMAND "${Python3_EXECUTABLE}"
+                                          "${CMAKE_CURRENT_SOURCE_DIR}/doc_blocks_test.py")
+set_tests_properties(docs.blocks.selftest PROPERTIES LABELS "docs")
 
 foreach(_check IN ITEMS lint links)
   set(_name "docs.${_check}")

@@ -300,7 +300,7 @@ def lint(root):
     errors, marked = 0, 0
     for blocks in parse_all(root).values():
         for block in blocks:
-            marked += block.mode is not None
+            marked += block.mode is not None or block.snippet is not None
             for error in block.errors:
                 print(f"{block.where}: {error}")
                 errors += 1
