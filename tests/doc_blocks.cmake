@@ -31,7 +31,8 @@ endif()
 
 add_test(NAME docs.blocks.selftest COMMAND "${Python3_EXECUTABLE}"
                                           "${CMAKE_CURRENT_SOURCE_DIR}/doc_blocks_test.py")
-set_tests_properties(docs.blocks.selftest PROPERTIES LABELS "docs")
+set_tests_properties(docs.blocks.selftest PROPERTIES LABELS "docs" ENVIRONMENT
+                                                     "DOC_BLOCKS_CXX=${CMAKE_CXX_COMPILER}")
 
 foreach(_check IN ITEMS lint links)
   set(_name "docs.${_check}")

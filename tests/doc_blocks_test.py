@@ -4,7 +4,9 @@ docs.blocks.selftest). The real pages are checked by docs.blocks.lint, docs.link
 
 import contextlib
 import io
+import os
 import pathlib
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -145,6 +147,46 @@ class GenerateTest(unittest.TestCase):
     def test_page_without_compiled_blocks_gets_no_program(self):
         tree = Tree(self, page("<!-- compile: synopsis -->", "```cpp", "void f();", "```"))
         self.assertIsNone(tree.generated())
+
+
+@unittest.skipUnless(os.environ.get("DOC_BLOCKS_CXX"), "DOC_BLOCKS_CXX names no compiler")
+class RunTest(unittest.TestCase):
+    """Generated programs built with the compiler CTest passes in, against a fake strided."""
+
+    def run_page(self, *parts):
+        tree = Tree(self, page(*parts))
+        source = tree.generated()
+        exe = tree.root / "page"
+        here = pathlib.Path(__file__).resolve().parent
+        subprocess.run([os.environ["DOC_BLOCKS_CXX"], "-std=c++20", f"-I{tree.root / 'include'}",
+                        f"-I{here}", "-x", "c++", "-", "-o", str(exe)], input=source, text=True,
+                       check=True)
+        return subprocess.run([str(exe)], capture_output=True, text=True)
+
+    def test_matching_output_passes(self):
+        run = self.run_page("<!-- compile: main -->", "```cpp", 'std::cout << "a\\n";', "```",
+                            "<!-- output -->", "```text", "a", "```")
+        self.assertEqual(run.returncode, 0, run.stdout)
+        self.assertIn("ok docs/page.md:3 (output compared)", run.stdout)
+
+    def test_stale_output_fails(self):
+        run = self.run_page("<!-- compile: main -->", "```cpp", 'std::cout << "b\\n";', "```",
+                            "<!-- output -->", "```text", "a", "```")
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("FAILED docs/page.md:3: the page's output block is stale", run.stdout)
+
+    def test_a_block_that_returns_non_zero_fails(self):
+        run = self.run_page("<!-- compile: main -->", "```cpp", "return 3;", "```",
+                            "<!-- compile: program -->", "```cpp", "int main() { return 0; }",
+                            "```")
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("FAILED docs/page.md:3: returned 3", run.stdout)
+        self.assertIn("ok docs/page.md:7", run.stdout)
+
+    def test_a_block_without_its_library_is_skipped(self):
+        run = self.run_page("<!-- compile: main, needs: dlpack -->", "```cpp", "return 3;", "```")
+        self.assertEqual(run.returncode, 0, run.stdout)
+        self.assertIn("SKIPPED docs/page.md:3: needs dlpack", run.stdout)
 
 
 if __name__ == "__main__":
