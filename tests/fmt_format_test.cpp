@@ -1,6 +1,7 @@
 #include "catch_shim.hpp"
 // fmt::formatter (and std::formatter where <format> exists) for Tensor: {}, {:.N}, {:?}, {:#?}.
 #include <fmt/format.h>
+#include <fmt/ranges.h>  // its range formatter must not capture Shape
 
 #include <cstdint>
 #include <iterator>
@@ -89,6 +90,25 @@ TEST_CASE("fmt: output iterators and views") {
         "tensor([[1., 4.],\n        [2., 5.],\n        [3., 6.]])|Tensor { shape: [3, 2], "
         "strides: [1, 3], offset: 0, storage_len: 6, data: [1, 4, 2, 5, 3, 6] }");
 }
+
+TEST_CASE("fmt: Shape and Strides format as lists, with string specs") {
+  const auto t = make<float>({1, 2, 3, 4, 5, 6}, {2, 3});
+  CHECK(fmt::format("{}", t.shape()) == "[2, 3]");
+  CHECK(fmt::format("{}", t.transpose(0, 1).value().flip(0).value().strides()) == "[-1, 3]");
+  CHECK(fmt::format("{:>10}|", t.shape()) == "    [2, 3]|");
+  CHECK(fmt::format("{}", strided::Shape{}) == "[]");
+}
+
+#if defined(__cpp_lib_format)
+TEST_CASE("std::format: Shape and Strides") {
+  CHECK(std::format("{}", strided::Shape{8, 3, 3, 3}) == "[8, 3, 3, 3]");
+  CHECK(std::format("{:<8}|", strided::Strides{-1}) == "[-1]    |");
+}
+#else
+TEST_CASE("std::format: not available") {
+  WARN("this standard library has no <format>: the std::formatter tests did not run");
+}
+#endif
 
 #if defined(__cpp_lib_format)
 TEST_CASE("std::format: the same specs") {

@@ -39,6 +39,34 @@ struct strided::element_traits<Metres> {
   }
 };
 
+// A user element type with its own operator<< and nothing else: printed by its own text.
+namespace units {
+struct Grams {
+  int value;
+};
+std::ostream& operator<<(std::ostream& os, const Grams& g) { return os << g.value << 'g'; }
+}  // namespace units
+
+template <>
+struct strided::element_traits<units::Grams> {
+  static constexpr std::string_view name = "grams";
+  static constexpr units::Grams zero() noexcept { return {0}; }
+  static constexpr units::Grams one() noexcept { return {1}; }
+};
+
+// Convertible to float AND streamable: the float form wins, as for the built-in floats.
+struct Litres {
+  float value;
+};
+inline std::ostream& operator<<(std::ostream& os, const Litres&) { return os << "never"; }
+template <>
+struct strided::element_traits<Litres> {
+  static constexpr std::string_view name = "litres";
+  static constexpr Litres zero() noexcept { return {0}; }
+  static constexpr Litres one() noexcept { return {1}; }
+  static float to_f32(Litres l) noexcept { return l.value; }
+};
+
 namespace {
 
 // ----- the PyTorch cases (tests/data/display_cases.txt, see tests/gen_display_cases.py) ---------
@@ -404,4 +432,24 @@ TEST_CASE("docs/printing.md examples") {
   std::ostringstream os;
   os << ints;
   CHECK(os.str() == "tensor([[1, 2],\n        [3, 4]])");
+}
+
+TEST_CASE("user element types print through their own operator<<") {
+  using units::Grams;
+  const auto t = Tensor<Grams>::from_vector({{5}, {-120}, {7}, {42}}, {2, 2}).value();
+  CHECK(strided::to_string(t) == "tensor([[   5g, -120g],\n        [   7g,   42g]])");
+  CHECK(strided::to_string(Tensor<Grams>::scalar({3})) == "tensor(3g)");
+  CHECK(strided::to_debug_string(t.transpose(0, 1).value()) ==
+        "Tensor { shape: [2, 2], strides: [1, 2], offset: 0, storage_len: 4, data: [5g, 7g, -120g, "
+        "42g] }");
+  std::ostringstream os;
+  os << Tensor<Grams>::from_vector({{1}, {2}}, {2}).value();
+  CHECK(os.str() == "tensor([1g, 2g])");
+  // Summarised like integers: 3 edge items, "...".
+  std::vector<Grams> many(2000);
+  for (std::size_t i = 0; i < many.size(); ++i) many[i] = Grams{static_cast<int>(i)};
+  CHECK(strided::to_string(Tensor<Grams>::from_vector(many, {2000}).value()) ==
+        "tensor([   0g,    1g,    2g,  ..., 1997g, 1998g, 1999g])");
+  CHECK(strided::to_string(Tensor<Litres>::from_vector({{1.5f}, {2}}, {2}).value()) ==
+        "tensor([1.5000, 2.0000])");
 }

@@ -77,9 +77,22 @@ TEST_CASE("io error messages (quoted in docs/errors.md)") {
         "'shape' at header byte 54");
   CHECK(message_of(parse_safetensors_header(bytes(std::string("\xff\xff\xff\xff\0\0\0\0", 8))),
                    K::header_too_large) ==
-        "parse_safetensors_header: <memory>: header size 4294967295 exceeds the limit 100000000");
+        "parse_safetensors_header: <memory>: not a safetensors file (or a damaged one): its 8-byte "
+        "size prefix announces a header of 4294967295 bytes, above the limit 100000000");
+  CHECK(message_of(parse_safetensors_header(bytes(std::string("\x10\0\0\0\0\0\0\0{}", 10))),
+                   K::truncated) ==
+        "parse_safetensors_header: <memory>: not a safetensors file (or a truncated one): its "
+        "8-byte size prefix announces a header of 16 bytes but only 2 bytes follow");
+  // A .npy file opened as safetensors: named as what it is.
+  CHECK(message_of(SafetensorsFile::from_bytes(npy(f4_dict, two_floats)), K::bad_magic) ==
+        "parse_safetensors_header: <memory>: not a safetensors file: it starts with the .npy magic "
+        "\\x93NUMPY (read it with strided::load_npy)");
   CHECK(message_of(load_npy_bytes<bf16>(npy(f4_dict, two_floats)), K::unsupported_dtype) ==
-        "load_npy_bytes: <memory>: element type bf16 has no NumPy dtype");
+        "load_npy_bytes: <memory>: element type bf16 has no NumPy dtype; load the file as float "
+        "and cast<bf16>() it");
+  CHECK(message_of(save_npy_bytes(Tensor<bf16>::scalar(bf16(1.0f))), K::unsupported_dtype) ==
+        "save_npy: <memory>: element type bf16 has no NumPy dtype; save t.cast<float>() (exact) "
+        "and cast back after loading");
   CHECK(message_of(load_npy_bytes<std::int32_t>(npy(f4_dict, two_floats)), K::dtype_mismatch) ==
         "load_npy_bytes: <memory>: the file holds descr '<f4', not i32 ('<i4')");
   CHECK(message_of(load_npy_bytes<float>(npy(f4_dict, two_floats + "!")), K::size_mismatch) ==

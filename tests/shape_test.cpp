@@ -1,6 +1,8 @@
 #include <array>
+#include <iomanip>
 #include <list>
 #include <numeric>
+#include <sstream>
 #include <strided/shape.hpp>
 #include <vector>
 
@@ -85,4 +87,18 @@ TEST_CASE("Shape is usable in constant expressions at every rank") {
   STATIC_REQUIRE(Strides{1, -4}[1] == -4);
   STATIC_REQUIRE(sum_of_big_shape() == 190);
   STATIC_REQUIRE(strided::max_rank == 64);
+}
+
+TEST_CASE("Shape and Strides print as [a, b, c]") {
+  CHECK(strided::to_string(Shape{8, 3, 3, 3}) == "[8, 3, 3, 3]");
+  CHECK(strided::to_string(Shape{}) == "[]");
+  CHECK(strided::to_string(Strides{9, -3, 0}) == "[9, -3, 0]");
+  const Shape spilled{1, 2, 3, 4, 5, 6, 7, 8};  // beyond the inline capacity
+  CHECK(strided::to_string(spilled) == "[1, 2, 3, 4, 5, 6, 7, 8]");
+  std::ostringstream os;
+  os << Shape{8, 3} << ' ' << Strides{-1} << '|' << std::setw(8) << Shape{2, 0} << '|';
+  CHECK(os.str() == "[8, 3] [-1]|  [2, 0]|");
+  std::ostringstream big;
+  big << Shape{18446744073709551615u};
+  CHECK(big.str() == "[18446744073709551615]");
 }

@@ -96,6 +96,27 @@ TEST_CASE("get checks rank and bounds") {
   REQUIRE(tt.get({2, 1}) == 5.0f);
 }
 
+TEST_CASE("at is get with an error that says why") {
+  const auto t = iota({2, 3});
+  const auto tt = t.transpose(0, 1).value();
+  // Every in-range index agrees with get(), through a non-contiguous view too.
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < 2; ++j) REQUIRE(tt.at({i, j}).value() == tt.get({i, j}).value());
+  REQUIRE(Tensor<int>::scalar(7).at({}).value() == 7);
+  require_error(t.at({2, 0}), ShapeErrorKind::index_out_of_range,
+                "at: index 2 is out of bounds for axis 0 of size 2 (shape [2, 3])");
+  require_error(t.at({0, 3}), ShapeErrorKind::index_out_of_range,
+                "at: index 3 is out of bounds for axis 1 of size 3 (shape [2, 3])");
+  require_error(t.at({0}), ShapeErrorKind::rank_mismatch,
+                "at: 1 entries given for a tensor of rank 2");
+  require_error(t.at({1, std::size_t{0} - 1}), ShapeErrorKind::index_out_of_range,
+                "at: index 18446744073709551615 is out of bounds for axis 1 of size 3 (shape [2, "
+                "3]); the index looks like the negative value -1 converted to std::size_t: strided "
+                "counts from 0 and has no negative indices (use 2, i.e. size - 1)");
+  REQUIRE(t.at({0, 0, 0}).error().axis() == 0);
+  REQUIRE(t.at({0, 0, 0}).error().rank() == 2);
+}
+
 TEST_CASE("views share the buffer and never copy") {
   const auto t = iota({2, 3, 4});
   const auto v = t.permute({2, 0, 1}).value().narrow(0, 1, 2).value();
@@ -136,6 +157,13 @@ TEST_CASE("view errors reach the caller with the op name") {
                 "broadcast_to: shape [2, 4] cannot be broadcast with [4]");
   require_error(t.broadcast_with(iota({3})), ShapeErrorKind::broadcast_incompatible,
                 "broadcast_with: shape [2, 4] cannot be broadcast with [3]");
+  // A common shape exists but its element count overflows: the reference still promises
+  // broadcast_incompatible from broadcast_with, not broadcast_to's size_overflow.
+  const std::size_t big = std::size_t{1} << 33;
+  const auto wide = Tensor<int>::scalar(1).broadcast_to({1, big}).value();
+  const auto tall = Tensor<int>::scalar(1).broadcast_to({big, 1}).value();
+  require_error(wide.broadcast_with(tall), ShapeErrorKind::broadcast_incompatible,
+                "broadcast_with: shape [1, 8589934592] cannot be broadcast with [8589934592, 1]");
 }
 
 TEST_CASE("reshape gives views, and fails only where no view exists") {

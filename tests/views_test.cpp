@@ -238,7 +238,7 @@ TEST_CASE("squeeze and unsqueeze") {
 TEST_CASE("squeeze and unsqueeze: errors") {
   const Tensor<int> t = iota({2, 3});
   require_error(t.squeeze(0), ShapeErrorKind::invalid_argument,
-                "squeeze: the squeezed axis must have size 1");
+                "squeeze: axis 0 of size 2 (shape [2, 3]): only an axis of size 1 can be squeezed");
   require_error(t.squeeze(2), ShapeErrorKind::axis_out_of_range,
                 "squeeze: axis 2 is out of range for rank 2 (shape [2, 3])");
   require_error(t.unsqueeze(3), ShapeErrorKind::axis_out_of_range,
@@ -333,7 +333,8 @@ TEST_CASE("flatten and unflatten: errors") {
   require_error(t.unflatten(1, {2, 2}), ShapeErrorKind::element_count_mismatch,
                 "unflatten: 3 elements do not match shape [2, 2] (4 elements)");
   require_error(t.unflatten(1, {2, infer}), ShapeErrorKind::element_count_mismatch,
-                "unflatten: 3 elements do not match shape [2, 1] (2 elements)");
+                "unflatten: shape [2, infer] cannot hold 3 elements: 3 is not a multiple of 2, the "
+                "product of the other sizes");
   require_error(t.unflatten(1, {infer, infer}), ShapeErrorKind::invalid_argument,
                 "unflatten: only one axis size can be inferred");
   require_error(t.unflatten(1, {0, infer}), ShapeErrorKind::invalid_argument,
@@ -361,7 +362,8 @@ TEST_CASE("reshape with one inferred axis") {
   require_error(t.reshape({infer, infer}), ShapeErrorKind::invalid_argument,
                 "reshape: only one axis size can be inferred");
   require_error(t.reshape({5, infer}), ShapeErrorKind::element_count_mismatch,
-                "reshape: 24 elements do not match shape [5, 4] (20 elements)");
+                "reshape: shape [5, infer] cannot hold 24 elements: 24 is not a multiple of 5, the "
+                "product of the other sizes");
   require_error(t.reshape({0, infer}), ShapeErrorKind::invalid_argument,
                 "reshape: cannot infer an axis when the other sizes multiply to 0");
   require_error(t.transpose(0, 2).value().reshape({infer}), ShapeErrorKind::non_contiguous_reshape,
@@ -597,4 +599,26 @@ TEST_CASE("docs/views.md examples") {
   CHECK(std::ranges::equal(values, std::vector<int>{3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8}));
   CHECK(values[5] == 6);
   // [docs-views-end]
+}
+
+TEST_CASE("a negative index converted to std::size_t is named as such") {
+  const Tensor<int> t = iota({4, 2});
+  const auto minus = [](std::size_t k) { return std::size_t{0} - k; };
+  require_error(t.select(0, minus(1)), ShapeErrorKind::index_out_of_range,
+                "select: index 18446744073709551615 is out of bounds for axis 0 of size 4 (shape "
+                "[4, 2]); the index looks like the negative value -1 converted to std::size_t: "
+                "strided counts from 0 and has no negative indices (use 3, i.e. size - 1)");
+  require_error(t.narrow(1, minus(2), 1), ShapeErrorKind::index_out_of_range,
+                "narrow: range [18446744073709551614, 18446744073709551615) is out of bounds for "
+                "axis 1 of size 2 (shape [4, 2]); the start looks like the negative value -2 "
+                "converted to std::size_t: strided counts from 0 and has no negative indices (use "
+                "0, i.e. size - 2)");
+  // Further back than the axis is long: no index to suggest, the diagnosis stays.
+  require_error(t.select(1, minus(3)), ShapeErrorKind::index_out_of_range,
+                "select: index 18446744073709551613 is out of bounds for axis 1 of size 2 (shape "
+                "[4, 2]); the index looks like the negative value -3 converted to std::size_t: "
+                "strided counts from 0 and has no negative indices");
+  // An index that is merely too large gets no hint.
+  require_error(t.select(0, 4), ShapeErrorKind::index_out_of_range,
+                "select: index 4 is out of bounds for axis 0 of size 4 (shape [4, 2])");
 }

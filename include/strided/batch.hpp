@@ -9,6 +9,10 @@
 //     auto batch = strided::stack_samples(samples);  // Result<pair<Tensor<float>, Tensor<i64>>>
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <cstddef>
 #include <optional>
 #include <ranges>

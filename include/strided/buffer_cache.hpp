@@ -4,6 +4,10 @@
 // docs/performance.md ("The buffer cache") has the figures and the reasons for the default.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <cstddef>
 #include <cstdint>
 

@@ -1,6 +1,10 @@
 // Element types: the open Element concept and element_traits for the built-in types.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <concepts>
 #include <cstdint>
 #include <cstring>

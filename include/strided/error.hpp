@@ -2,7 +2,12 @@
 // that converts to std::error_code.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <system_error>
@@ -83,12 +88,7 @@ constexpr const char* to_string(DataErrorKind kind) noexcept {
 namespace detail {
 
 inline void append_dims(std::string& out, std::span<const std::size_t> dims) {
-  out += '[';
-  for (std::size_t i = 0; i < dims.size(); ++i) {
-    if (i != 0) out += ", ";
-    out += std::to_string(dims[i]);
-  }
-  out += ']';
+  append_list(out, dims);
 }
 
 constexpr std::size_t checked_numel_or_zero(std::span<const std::size_t> dims) noexcept {
@@ -102,6 +102,33 @@ inline std::string dims_string(std::span<const std::size_t> dims) {
   std::string out;
   append_dims(out, dims);
   return out;
+}
+
+// A shape as the caller of reshape/unflatten wrote it: SIZE_MAX is strided::infer there.
+inline std::string dims_string_with_infer(std::span<const std::size_t> dims) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (i != 0) out += ", ";
+    out += dims[i] == static_cast<std::size_t>(-1) ? std::string("infer") : std::to_string(dims[i]);
+  }
+  return out + ']';
+}
+
+// Indices are std::size_t, so a Python habit such as select(0, -1) arrives as 2^64 - 1. No axis
+// can be that long (a size above PTRDIFF_MAX overflows every layout), so such a value is named
+// for what it almost certainly was.
+inline std::string negative_index_hint(std::size_t value, std::size_t size, const char* what) {
+  constexpr auto signed_max = static_cast<std::size_t>(PTRDIFF_MAX);
+  if (value <= signed_max) return {};
+  const auto negative = static_cast<std::ptrdiff_t>(value);  // two's complement since C++20
+  std::string hint = "; the " + std::string(what) + " looks like the negative value " +
+                     std::to_string(negative) +
+                     " converted to std::size_t: strided counts from 0 and has no negative "
+                     "indices";
+  const std::size_t back = 0 - value;
+  if (back >= 1 && back <= size)
+    hint += " (use " + std::to_string(size - back) + ", i.e. size - " + std::to_string(back) + ")";
+  return hint;
 }
 
 }  // namespace detail
@@ -123,6 +150,16 @@ class ShapeError {
     ShapeError e(ShapeErrorKind::element_count_mismatch, op);
     e.lhs_ = shape;
     e.length_ = length;
+    return e;
+  }
+  /// The sizes `requested` (one of them `infer`) cannot hold `numel` elements: `numel` is not a
+  /// multiple of `others`, the product of the other sizes. Kind element_count_mismatch; lhs() is
+  /// the shape as the caller wrote it, so the message never shows a size nobody asked for.
+  static constexpr ShapeError infer_mismatch(const char* op, const Shape& requested,
+                                             std::size_t numel, std::size_t others) {
+    ShapeError e = element_count_mismatch(op, requested, numel);
+    e.index_ = others;
+    e.what_ = "infer";
     return e;
   }
   static constexpr ShapeError size_overflow(const char* op, const Shape& shape) {
@@ -205,6 +242,18 @@ class ShapeError {
     e.what_ = what;
     return e;
   }
+  /// invalid_argument about axis `axis` of `shape`: the message names the axis, its size and the
+  /// shape before `what`, e.g. "squeeze: axis 0 of size 4 (shape [4, 2]): only an axis of size 1
+  /// can be squeezed".
+  static constexpr ShapeError invalid_axis_argument(const char* op, const char* what,
+                                                    std::size_t axis, const Shape& shape) {
+    ShapeError e = invalid_argument(op, what);
+    e.axis_ = axis;
+    e.rank_ = shape.size();
+    e.lhs_ = shape;
+    e.axis_context_ = true;
+    return e;
+  }
   /// A layout of `shape` reaches storage index `index` (or below 0 when `below_zero`) in a buffer
   /// of `length` elements.
   static constexpr ShapeError storage_out_of_bounds(const char* op, const Shape& shape,
@@ -270,6 +319,7 @@ class ShapeError {
   std::size_t rank_ = 0;
   std::size_t index_ = 0;
   std::size_t length_ = 0;
+  bool axis_context_ = false;  // invalid_argument: axis_ and lhs_ are set
   Shape lhs_;
   Shape rhs_;
 };
@@ -373,6 +423,10 @@ inline std::string ShapeError::message() const {
   std::string m = std::string(op_) + ": ";
   switch (kind_) {
     case ShapeErrorKind::element_count_mismatch:
+      if (what_ != nullptr)
+        return m + "shape " + detail::dims_string_with_infer(lhs_) + " cannot hold " +
+               to_string(length_) + " elements: " + to_string(length_) + " is not a multiple of " +
+               to_string(index_) + ", the product of the other sizes";
       return m + to_string(length_) + " elements do not match shape " + dims_string(lhs_) + " (" +
              to_string(detail::checked_numel_or_zero(lhs_)) + " elements)";
     case ShapeErrorKind::size_overflow:
@@ -393,11 +447,14 @@ inline std::string ShapeError::message() const {
       const std::string where = " is out of bounds for axis " + to_string(axis_) + " of size " +
                                 to_string(axis_ < lhs_.size() ? lhs_[axis_] : 0) + " (shape " +
                                 dims_string(lhs_) + ")";
-      if (what_ == nullptr) return m + "index " + to_string(index_) + where;
+      const std::string hint = detail::negative_index_hint(
+          index_, axis_ < lhs_.size() ? lhs_[axis_] : 0, what_ == nullptr ? "index" : "start");
+      if (what_ == nullptr) return m + "index " + to_string(index_) + where + hint;
       if (index_ > static_cast<std::size_t>(-1) - length_)
         return m + "range starting at " + to_string(index_) + " with length " + to_string(length_) +
-               " overflows and" + where;
-      return m + "range [" + to_string(index_) + ", " + to_string(index_ + length_) + ")" + where;
+               " overflows and" + where + hint;
+      return m + "range [" + to_string(index_) + ", " + to_string(index_ + length_) + ")" + where +
+             hint;
     }
     case ShapeErrorKind::non_contiguous_reshape:
       return m + "shape " + dims_string(lhs_) + " has no zero-copy view as " + dims_string(rhs_) +
@@ -405,6 +462,10 @@ inline std::string ShapeError::message() const {
     case ShapeErrorKind::broadcast_incompatible:
       return m + "shape " + dims_string(lhs_) + " cannot be broadcast with " + dims_string(rhs_);
     case ShapeErrorKind::invalid_argument:
+      if (axis_context_)
+        m += "axis " + to_string(axis_) + " of size " +
+             to_string(axis_ < lhs_.size() ? lhs_[axis_] : 0) + " (shape " + dims_string(lhs_) +
+             "): ";
       return m + (what_ != nullptr ? what_ : "invalid argument");
     case ShapeErrorKind::storage_out_of_bounds:
       if (what_ != nullptr)

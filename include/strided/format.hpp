@@ -5,8 +5,13 @@
 //   {:#?}   Debug, one field per line                          strided::to_debug_string(t, true)
 // Any other spec is a format error: at compile time where the library checks format strings
 // (fmt::format("..."), std::format("...")), else fmt::format_error / std::format_error.
+// Shape and Strides format as `[8, 3, 3, 3]` (string specs such as {:>20} apply to the whole text).
 // Needs fmt (link strided::fmt); tensor.hpp alone gives operator<< and to_string without it.
 #pragma once
+
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
 
 #include <fmt/format.h>
 
@@ -113,7 +118,51 @@ struct fmt::formatter<strided::Tensor<T>> {
   }
 };
 
+/// fmt::format("{}", t.shape()): `[8, 3, 3, 3]`. Full specialisations, so they win over fmt's
+/// range formatter when <fmt/ranges.h> is included too.
+template <>
+struct fmt::formatter<strided::Shape> : fmt::formatter<fmt::string_view> {
+  /// Writes strided::to_string(shape) under the string spec.
+  template <class FormatContext>
+  auto format(const strided::Shape& shape, FormatContext& ctx) const -> decltype(ctx.out()) {
+    const std::string text = strided::to_string(shape);
+    return fmt::formatter<fmt::string_view>::format(fmt::string_view(text), ctx);
+  }
+};
+
+/// fmt::format("{}", t.strides()): `[9, 3, -1]`.
+template <>
+struct fmt::formatter<strided::Strides> : fmt::formatter<fmt::string_view> {
+  /// Writes strided::to_string(strides) under the string spec.
+  template <class FormatContext>
+  auto format(const strided::Strides& strides, FormatContext& ctx) const -> decltype(ctx.out()) {
+    const std::string text = strided::to_string(strides);
+    return fmt::formatter<fmt::string_view>::format(fmt::string_view(text), ctx);
+  }
+};
+
 #if defined(__cpp_lib_format)
+namespace strided::detail {
+/// std::format's formatter of Shape and Strides: a string spec over strided::to_string.
+template <class V>
+struct StdListFormatter : std::formatter<std::string_view, char> {
+  /// Writes strided::to_string(values) under the string spec.
+  template <class FormatContext>
+  auto format(const V& values, FormatContext& ctx) const -> decltype(ctx.out()) {
+    const std::string text = strided::to_string(values);
+    return std::formatter<std::string_view, char>::format(std::string_view(text), ctx);
+  }
+};
+}  // namespace strided::detail
+
+/// std::format("{}", shape): `[8, 3, 3, 3]` (a full specialisation: it wins over C++23's ranges).
+template <>
+struct std::formatter<strided::Shape, char> : strided::detail::StdListFormatter<strided::Shape> {};
+/// std::format("{}", strides).
+template <>
+struct std::formatter<strided::Strides, char>
+    : strided::detail::StdListFormatter<strided::Strides> {};
+
 /// std::format("{}", t), with the same specs as the fmt::formatter.
 template <strided::detail::Printable T>
 struct std::formatter<strided::Tensor<T>, char> {

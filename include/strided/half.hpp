@@ -7,6 +7,10 @@
 // reference that detail/cast.hpp and the SIMD kernels are tested against.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <bit>
 #include <compare>
 #include <cstdint>

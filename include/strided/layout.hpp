@@ -2,6 +2,10 @@
 // layout and touches no data, so each is constexpr and allocation-free up to rank 6.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -83,7 +87,7 @@ namespace detail {
 
 /// `shape` with its `infer` entry (if any) replaced by the size that makes the product `numel`.
 /// A second `infer`, or other sizes multiplying to 0, is invalid_argument; a product that does
-/// not divide `numel` is element_count_mismatch (reported with the nearest shape).
+/// not divide `numel` is element_count_mismatch (reported with the shape as written).
 constexpr Result<Shape> resolve_infer(const Shape& shape, std::size_t numel, const char* op) {
   std::size_t inferred = shape.size(), count = 0;
   bool zero = false;  // a zero size makes the product 0 whatever the order (no overflow)
@@ -103,9 +107,9 @@ constexpr Result<Shape> resolve_infer(const Shape& shape, std::size_t numel, con
   for (std::size_t k = 0; k < shape.size(); ++k)
     if (k != inferred && __builtin_mul_overflow(others, shape[k], &others))
       return ShapeError::size_overflow(op, shape);
+  if (numel % others != 0) return ShapeError::infer_mismatch(op, shape, numel, others);
   Shape out = shape;
   out[inferred] = numel / others;
-  if (numel % others != 0) return ShapeError::element_count_mismatch(op, out, numel);
   return out;
 }
 

@@ -5,6 +5,10 @@
 // input did not reach.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -164,7 +168,8 @@ constexpr Result<Layout> squeeze(const Layout& in, std::size_t dim) {
   return detail::guard_allocations("squeeze", [&]() -> Result<Layout> {
     if (dim >= in.rank()) return ShapeError::axis_out_of_range("squeeze", dim, in.shape());
     if (in.shape()[dim] != 1)
-      return ShapeError::invalid_argument("squeeze", "the squeezed axis must have size 1");
+      return ShapeError::invalid_axis_argument("squeeze", "only an axis of size 1 can be squeezed",
+                                               dim, in.shape());
     Layout out = in;
     detail::LayoutAccess::erase(out, dim);
     return out;

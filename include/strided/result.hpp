@@ -3,6 +3,10 @@
 // one program), usable in constant expressions and with -fno-exceptions.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <concepts>
 #include <cstdio>
 #include <cstdlib>

@@ -2,14 +2,20 @@
 // expressions at every rank.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstddef>
 #include <initializer_list>
+#include <iosfwd>
 #include <iterator>
 #include <ranges>
 #include <span>
+#include <string>
 
 namespace strided {
 
@@ -152,6 +158,27 @@ class SmallVector {
   std::size_t size_ = 0;
 };
 
+/// Appends `[a, b, c]`: the one way every message and printer writes a list of sizes or strides.
+template <class I>
+void append_list(std::string& out, std::span<const I> values) {
+  out += '[';
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (k != 0) out += ", ";
+    out += std::to_string(values[k]);
+  }
+  out += ']';
+}
+
+/// `std::cout << t.shape()` writes `[8, 3, 3, 3]`. A template over the stream so that this header
+/// needs only <iosfwd>; a width set with std::setw pads the whole text.
+template <class Traits, class I, std::size_t N>
+std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& os,
+                                             const SmallVector<I, N>& values) {
+  std::string text;
+  append_list(text, std::span<const I>(values.data(), values.size()));
+  return os << text;
+}
+
 }  // namespace detail
 
 /// The size of each axis, outermost first.
@@ -160,5 +187,14 @@ using Shape = detail::SmallVector<std::size_t>;
 /// The step, in elements (not bytes), between neighbours along each axis. Signed: zero for
 /// broadcast axes, negative for reversed ones.
 using Strides = detail::SmallVector<std::ptrdiff_t>;
+
+/// `[8, 3, 3, 3]` for a Shape, `[9, 3, -1]` for Strides: what `std::cout << shape` and
+/// `fmt::format("{}", shape)` write.
+template <class I, std::size_t N>
+std::string to_string(const detail::SmallVector<I, N>& values) {
+  std::string text;
+  detail::append_list(text, std::span<const I>(values.data(), values.size()));
+  return text;
+}
 
 }  // namespace strided

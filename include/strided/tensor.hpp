@@ -2,6 +2,10 @@
 // view algebra is delegated to Layout, copying to the copy engine, casting to the cast engine.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -26,6 +30,11 @@
 #include "strided/values.hpp"
 
 namespace strided {
+
+namespace detail {
+template <class>
+inline constexpr bool always_false_v = false;  // a static_assert that fires only when instantiated
+}  // namespace detail
 
 /// Read access to a tensor's elements in row-major order: borrowed from the tensor's buffer when
 /// it is contiguous, otherwise an owned, materialised copy (the reference document's Cow).
@@ -177,6 +186,16 @@ class Tensor {
     return data_.get()[layout_.storage_index(index)];
   }
 
+  /// The element at `index`, or an error that says why not: rank_mismatch for an index of the
+  /// wrong length, index_out_of_range naming the axis, its size and the shape (get() gives only
+  /// nullopt).
+  Result<T> at(const Shape& index) const {
+    if (index.size() != rank()) return ShapeError::rank_mismatch("at", rank(), index.size());
+    for (std::size_t k = 0; k < index.size(); ++k)
+      if (index[k] >= shape()[k]) return ShapeError::index_out_of_range("at", k, index[k], shape());
+    return data_.get()[layout_.storage_index(index)];
+  }
+
   /// The elements in row-major order, borrowed, when the tensor is contiguous.
   std::optional<std::span<const T>> as_slice() const noexcept {
     if (empty()) return std::span<const T>();
@@ -208,7 +227,7 @@ class Tensor {
 
   /// Swaps axes d0 and d1.
   Result<Tensor> transpose(std::size_t d0, std::size_t d1) const {
-    return view(layout_.transpose(d0, d1));
+    return make_view(layout_.transpose(d0, d1));
   }
   /// Transpose of a rank-2 tensor; rank_mismatch otherwise.
   Result<Tensor> transpose_2d() const {
@@ -216,29 +235,43 @@ class Tensor {
     return transpose(0, 1);
   }
   /// Output axis k is input axis perm[k].
-  Result<Tensor> permute(const Shape& perm) const { return view(layout_.permute(perm)); }
+  Result<Tensor> permute(const Shape& perm) const { return make_view(layout_.permute(perm)); }
   /// Keeps [start, start + length) of axis `dim`.
   Result<Tensor> narrow(std::size_t dim, std::size_t start, std::size_t length) const {
-    return view(layout_.narrow(dim, start, length));
+    return make_view(layout_.narrow(dim, start, length));
   }
   /// A zero-copy view under `shape`, or non_contiguous_reshape when none exists.
-  Result<Tensor> reshape(const Shape& new_shape) const { return view(layout_.reshape(new_shape)); }
+  Result<Tensor> reshape(const Shape& new_shape) const {
+    return make_view(layout_.reshape(new_shape));
+  }
+  /// Not provided: PyTorch's `view(shape)` is `reshape(shape)` here. Calling it stops the build
+  /// with that advice (the default argument makes `t.view({6})` reach the assertion).
+  template <class S = Shape>
+  void view(const S& /*shape*/) const {
+    static_assert(detail::always_false_v<S>,
+                  "strided::Tensor has no view(shape): use reshape(shape), which is always a "
+                  "zero-copy view (PyTorch's view()) or an error, never a copy");
+  }
   /// NumPy broadcasting to `target` (stride 0 on stretched and new axes).
   Result<Tensor> broadcast_to(const Shape& target) const {
-    return view(layout_.broadcast_to(target));
+    return make_view(layout_.broadcast_to(target));
   }
   /// Both tensors broadcast to their common shape.
   Result<std::pair<Tensor, Tensor>> broadcast_with(const Tensor& other) const {
     return detail::guard_allocations("broadcast_with", [&]() -> Result<std::pair<Tensor, Tensor>> {
+      // The reference promises broadcast_incompatible from broadcast_with whichever step fails
+      // (a common shape whose strides overflow included); only exhausted memory stays itself.
+      const auto incompatible = [&](const ShapeError& e) {
+        return e.kind() == ShapeErrorKind::allocation_failed
+                   ? e.in("broadcast_with")
+                   : ShapeError::broadcast_incompatible("broadcast_with", shape(), other.shape());
+      };
       auto common = broadcast_shape(shape(), other.shape());
-      if (!common && common.error().kind() != ShapeErrorKind::broadcast_incompatible)
-        return common.error();
-      if (!common)
-        return ShapeError::broadcast_incompatible("broadcast_with", shape(), other.shape());
+      if (!common) return incompatible(common.error());
       auto a = broadcast_to(*common);
-      if (!a) return a.error();
+      if (!a) return incompatible(a.error());
       auto b = other.broadcast_to(*common);
-      if (!b) return b.error();
+      if (!b) return incompatible(b.error());
       return std::pair<Tensor, Tensor>(std::move(*a), std::move(*b));
     });
   }
@@ -250,41 +283,45 @@ class Tensor {
   /// invalid_argument.
   Result<Tensor> slice(std::size_t dim, std::ptrdiff_t start, std::ptrdiff_t stop = strided::end,
                        std::ptrdiff_t step = 1) const {
-    return view(layout_ops::slice(layout_, dim, start, stop, step));
+    return make_view(layout_ops::slice(layout_, dim, start, stop, step));
   }
   /// Reverses axis `dim` (a negative stride; no copy).
-  Result<Tensor> flip(std::size_t dim) const { return view(layout_ops::flip(layout_, dim)); }
+  Result<Tensor> flip(std::size_t dim) const { return make_view(layout_ops::flip(layout_, dim)); }
   /// Reverses each axis in `dims`.
-  Result<Tensor> flip(const Shape& dims) const { return view(layout_ops::flip(layout_, dims)); }
+  Result<Tensor> flip(const Shape& dims) const {
+    return make_view(layout_ops::flip(layout_, dims));
+  }
   /// Removes every axis of size 1.
-  Result<Tensor> squeeze() const { return view(layout_ops::squeeze(layout_)); }
+  Result<Tensor> squeeze() const { return make_view(layout_ops::squeeze(layout_)); }
   /// Removes axis `dim`; invalid_argument unless its size is 1.
-  Result<Tensor> squeeze(std::size_t dim) const { return view(layout_ops::squeeze(layout_, dim)); }
+  Result<Tensor> squeeze(std::size_t dim) const {
+    return make_view(layout_ops::squeeze(layout_, dim));
+  }
   /// Inserts an axis of size 1 at position `dim` (0 <= dim <= rank).
   Result<Tensor> unsqueeze(std::size_t dim) const {
-    return view(layout_ops::unsqueeze(layout_, dim));
+    return make_view(layout_ops::unsqueeze(layout_, dim));
   }
   /// The sub-tensor at `index` along `dim`, without that axis.
   Result<Tensor> select(std::size_t dim, std::size_t index) const {
-    return view(layout_ops::select(layout_, dim, index));
+    return make_view(layout_ops::select(layout_, dim, index));
   }
   /// Merges axes first..last (inclusive) into one; non_contiguous_reshape when no view exists.
   Result<Tensor> flatten(std::size_t first, std::size_t last) const {
-    return view(layout_ops::flatten(layout_, first, last));
+    return make_view(layout_ops::flatten(layout_, first, last));
   }
   /// All axes merged into one (a rank-0 tensor gives shape [1]).
   Result<Tensor> flatten() const { return flatten(0, rank() == 0 ? 0 : rank() - 1); }
   /// Splits axis `dim` into `sizes` (one may be `strided::infer`).
   Result<Tensor> unflatten(std::size_t dim, const Shape& sizes) const {
-    return view(layout_ops::unflatten(layout_, dim, sizes));
+    return make_view(layout_ops::unflatten(layout_, dim, sizes));
   }
   /// Moves axis `src` to position `dst`.
   Result<Tensor> movedim(std::size_t src, std::size_t dst) const {
-    return view(layout_ops::movedim(layout_, src, dst));
+    return make_view(layout_ops::movedim(layout_, src, dst));
   }
   /// The diagonal of axes d0, d1 (shifted by `offset`) as a new last axis.
   Result<Tensor> diagonal(std::ptrdiff_t offset = 0, std::size_t d0 = 0, std::size_t d1 = 1) const {
-    return view(layout_ops::diagonal(layout_, offset, d0, d1));
+    return make_view(layout_ops::diagonal(layout_, offset, d0, d1));
   }
   /// Pieces of `size` along `dim` (the last may be shorter).
   Result<std::vector<Tensor>> split(std::size_t dim, std::size_t size) const {
@@ -389,7 +426,7 @@ class Tensor {
   Tensor(std::shared_ptr<const T> data, std::size_t len, Layout layout) noexcept
       : data_(std::move(data)), len_(len), layout_(std::move(layout)) {}
 
-  Result<Tensor> view(Result<Layout> layout) const {
+  Result<Tensor> make_view(Result<Layout> layout) const {
     if (!layout) return std::move(layout).error();
     return Tensor(data_, len_, std::move(*layout));
   }
@@ -485,6 +522,7 @@ bool allclose(const Tensor<T>& a, const Tensor<T>& b, double rtol = 1e-5, double
 #include <string_view>
 
 #include "strided/detail/format.hpp"
+#include "strided/detail/format_element_text.hpp"
 
 namespace strided {
 

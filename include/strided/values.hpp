@@ -4,6 +4,10 @@
 // algorithm applies; the values are returned by copy (the buffer is immutable).
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <compare>
 #include <cstddef>
 #include <iterator>

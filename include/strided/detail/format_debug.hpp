@@ -27,6 +27,8 @@ void append_debug_value(std::string& out, const T& v) {
     append_shortest(out, v);
   else if constexpr (std::same_as<T, f16> || std::same_as<T, bf16>)
     append_shortest_half(out, v);
+  else if constexpr (TextElement<T>)
+    out += ElementText<T>::text(v);
   else
     append_shortest(out, static_cast<float>(element_traits<T>::to_f32(v)));
 }

@@ -202,14 +202,7 @@ inline std::vector<std::size_t> shown_storage_indices(const Layout& layout,
   return out;
 }
 
-inline void append_shape(std::string& out, const Shape& shape) {
-  out += '[';
-  for (std::size_t k = 0; k < shape.size(); ++k) {
-    if (k > 0) out += ", ";
-    append_integer(out, shape[k]);
-  }
-  out += ']';
-}
+inline void append_shape(std::string& out, const Shape& shape) { append_list(out, shape.span()); }
 
 /// How an element type prints: as a float (through double), an integer, or True/False.
 template <class T>
@@ -217,8 +210,20 @@ concept DisplayFloat = std::floating_point<T> || std::same_as<T, f16> || std::sa
     requires(const T& v) {
   { element_traits<T>::to_f32(v) } -> std::convertible_to<float>;
 };
+
+/// The text of one element of a user type that is neither integral nor convertible to float.
+/// Empty here; specialised in format_element_text.hpp for types written by `operator<<` or, where
+/// <format> exists, by std::formatter.
 template <class T>
-concept Printable = std::integral<T> || DisplayFloat<T>;
+struct ElementText {};
+
+template <class T>
+concept TextElement = !std::integral<T> && !DisplayFloat<T> && requires(const T& v) {
+  { ElementText<T>::text(v) } -> std::same_as<std::string>;
+};
+
+template <class T>
+concept Printable = std::integral<T> || DisplayFloat<T> || TextElement<T>;
 
 template <DisplayFloat T>
 double display_value(const T& v) {
@@ -230,13 +235,16 @@ double display_value(const T& v) {
     return static_cast<double>(element_traits<T>::to_f32(v));
 }
 
+// Integers and user types print as their own text, right-aligned to the widest cell.
 template <Printable T>
-std::string integral_cell(T v) {
+std::string text_cell(const T& v) {
   std::string cell;
   if constexpr (std::same_as<T, bool>)
     cell = v ? "True" : "False";
-  else
+  else if constexpr (std::integral<T>)
     append_integer(cell, v);
+  else
+    cell = ElementText<T>::text(v);
   return cell;
 }
 
@@ -264,7 +272,7 @@ std::string format_display(const T* data, const Layout& layout, const PrintOptio
     width = style.width;
   } else {
     for (std::size_t i : at) {
-      cells.push_back(integral_cell(data[i]));
+      cells.push_back(text_cell(data[i]));
       width = std::max(width, cells.back().size());
     }
     for (std::string& cell : cells) pad_left(cell, width);

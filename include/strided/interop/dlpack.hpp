@@ -12,6 +12,10 @@
 // (code 6, DLPack >= 0.8), f16 is kDLFloat/16 and bf16 kDLBfloat/16.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <dlpack/dlpack.h>
 
 #include <cstddef>

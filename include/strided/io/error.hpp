@@ -2,6 +2,10 @@
 // Malformed input is an IoError with a kind, never undefined behaviour or an exception.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <cstring>
 #include <string>
 #include <string_view>

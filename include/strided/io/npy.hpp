@@ -9,6 +9,10 @@
 //   save_npy_bytes(t [, options])   the same bytes, in memory
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <cstddef>
 #include <cstring>
 #include <optional>
@@ -67,6 +71,17 @@ struct NpySaveOptions {
 
 namespace detail {
 
+// What to do instead, for a type without a NumPy dtype: bf16 (the common case) goes through
+// f32 exactly, which NumPy reads; a user type has no general answer.
+template <class T>
+std::string npy_advice(bool saving) {
+  if constexpr (std::is_same_v<T, bf16>)
+    return saving ? "; save t.cast<float>() (exact) and cast back after loading"
+                  : "; load the file as float and cast<bf16>() it";
+  else
+    return "";
+}
+
 template <class T>
 Result<void, IoError> check_npy_dtype(const NpyHeader& h, const char* op,
                                       const std::string& source) {
@@ -74,7 +89,7 @@ Result<void, IoError> check_npy_dtype(const NpyHeader& h, const char* op,
   if constexpr (want.empty()) {
     return IoError(IoErrorKind::unsupported_dtype, op, source,
                    std::string("element type ") + std::string(element_traits<T>::name) +
-                       " has no NumPy dtype");
+                       " has no NumPy dtype" + npy_advice<T>(false));
   } else {
     const NpyDtype expected{want[1], sizeof(T)};
     if (h.dtype != expected)
@@ -148,7 +163,7 @@ Result<std::vector<std::byte>, IoError> npy_header_for(const Tensor<T>& t, NpySa
   if constexpr (descr.empty()) {
     return IoError(IoErrorKind::unsupported_dtype, "save_npy", source,
                    std::string("element type ") + std::string(element_traits<T>::name) +
-                       " has no NumPy dtype");
+                       " has no NumPy dtype" + npy_advice<T>(true));
   } else {
     return make_npy_header(descr, t.shape(), options.version, source);
   }

@@ -12,6 +12,10 @@
 //   save_safetensors(path, {{"w", w}, ...}, metadata) / save_safetensors_bytes(...)
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -255,15 +259,24 @@ inline Result<SafetensorsHeader, IoError> parse_safetensors_header(
           return parser.fail(
               IoErrorKind::truncated,
               std::to_string(file.size()) + " bytes, shorter than the 8-byte size prefix");
+        // A size prefix that cannot be right usually means another kind of file: say so first.
+        if (std::memcmp(file.data(), "\x93NUMPY", 6) == 0)
+          return parser.fail(IoErrorKind::bad_magic,
+                             "not a safetensors file: it starts with the .npy magic \\x93NUMPY "
+                             "(read it with strided::load_npy)");
         const std::uint64_t n = detail::load_le<8>(file.data());
         if (n > safetensors_max_header_size)
           return parser.fail(IoErrorKind::header_too_large,
-                             "header size " + std::to_string(n) + " exceeds the limit " +
+                             "not a safetensors file (or a damaged one): its 8-byte size prefix "
+                             "announces a header of " +
+                                 std::to_string(n) + " bytes, above the limit " +
                                  std::to_string(safetensors_max_header_size));
         if (n > file.size() - 8)
           return parser.fail(IoErrorKind::truncated,
-                             "header size " + std::to_string(n) + " but only " +
-                                 std::to_string(file.size() - 8) + " bytes follow the size prefix");
+                             "not a safetensors file (or a truncated one): its 8-byte size prefix "
+                             "announces a header of " +
+                                 std::to_string(n) + " bytes but only " +
+                                 std::to_string(file.size() - 8) + " bytes follow");
         const std::string_view text(reinterpret_cast<const char*>(file.data() + 8),
                                     static_cast<std::size_t>(n));
         auto json = parser.parse_json(text);
