@@ -1,5 +1,5 @@
 // Batching speed as a ratio to memcpy of the same bytes, measured in the same process and
-// interleaved (perf-method.md): every iteration times the batching call, then a memcpy of the
+// interleaved (docs/performance.md): every iteration times the batching call, then a memcpy of the
 // output bytes from the same samples into a preallocated buffer ("x_memcpy"), then the same
 // memcpy into a fresh buffer from the library's allocator, allocation and first touch included
 // ("x_fresh": what the batching call itself has to pay, since its result is always fresh).

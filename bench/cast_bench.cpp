@@ -1,6 +1,6 @@
 // Cast engine benchmarks (issue 5): detail::cast_contiguous of 16 M contiguous elements into a
 // preallocated destination, as a ratio to memcpy of the INPUT bytes measured interleaved in the
-// same process (docs: /work/shared/perf-method.md).
+// same process (method: docs/performance.md, "How it is measured").
 //
 //   cast/<from>_<to>/<isa>/<n>   x_memcpy = cast time / memcpy time of n * sizeof(from) bytes
 //                                x_memcpy_out = cast time / memcpy time of n * sizeof(to) bytes

@@ -1,5 +1,5 @@
 // Copy engine benchmarks: the case table of issue 8, as ratios to memcpy measured interleaved in
-// the same process (docs: /work/shared/perf-method.md).
+// the same process (method: docs/performance.md, "How it is measured").
 //
 //   copy_to/<case>     detail::copy_strided into a preallocated destination;
 //                      x_memcpy = time / memcpy of the same bytes into a preallocated buffer.

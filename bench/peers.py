@@ -3,7 +3,8 @@
 
 Single thread (torch.set_num_threads(1)). Each figure is the median over 9 repetitions of
 (time of the operation) / (time of libc memcpy of the same bytes into a preallocated buffer),
-the two interleaved within each repetition (docs: /work/shared/perf-method.md).
+the two interleaved within each repetition (method: docs/performance.md, "How it is
+measured").
 
   copy_to     np.copyto(dst, view) / dst.copy_(view) into a preallocated contiguous dst
   contiguous  np.ascontiguousarray(view) / view.contiguous() (allocates its output; for a view

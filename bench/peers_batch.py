@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """NumPy and PyTorch on the shapes of bench/batch_bench.cpp, single thread.
 
-Each peer is reported as a ratio to its own in-process copy of the same bytes (perf-method.md),
+Each peer is reported as a ratio to its own in-process copy of the same bytes (docs/performance.md),
 measured interleaved, median of the repetitions:
   x_memcpy  time / (each sample copied into a preallocated output with the peer's own copy:
             `out[i] = s` in NumPy, `out[i].copy_(s)` in PyTorch)

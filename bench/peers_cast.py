@@ -2,7 +2,7 @@
 """Peers for bench/cast_bench.cpp: NumPy and PyTorch casting 16 M contiguous elements into a
 preallocated destination, single thread, as a ratio to each library's own copy of the INPUT
 bytes (np.copyto / Tensor.copy_ between arrays of the input dtype), measured interleaved in the
-same process; median of 9 repetitions (docs: /work/shared/perf-method.md).
+same process; median of 9 repetitions (method: docs/performance.md, "How it is measured").
 
     /usr/bin/python3 bench/peers_cast.py            # table on stdout
     /usr/bin/python3 bench/peers_cast.py --json     # one JSON object per case

@@ -1,6 +1,6 @@
 // View operations: nanoseconds and heap allocations per op, beside a std::shared_ptr copy (the
 // floor: every view copies the buffer handle). Allocations are counted by replacing the global
-// operator new in this binary (perf-method.md).
+// operator new in this binary (docs/performance.md).
 #include <benchmark/benchmark.h>
 
 #include <atomic>

@@ -50,9 +50,12 @@ int main() {
   // open() maps the file and validates the whole header; get<T>() checks the dtype and returns
   // a tensor that points into the mapping (it keeps the mapping alive, even after `file` dies).
   const auto file = strided::SafetensorsFile::open(path).value();
-  for (const strided::SafetensorsInfo& info : file.tensors())
-    std::cout << info.name << ": " << info.dtype << " [" << info.shape[0]
-              << (info.shape.size() > 1 ? ", " + std::to_string(info.shape[1]) : "") << "]\n";
+  for (const strided::SafetensorsInfo& info : file.tensors()) {
+    std::cout << info.name << ": " << info.dtype << " [";  // every axis, and none for a scalar
+    for (std::size_t k = 0; k < info.shape.size(); ++k)
+      std::cout << (k ? ", " : "") << info.shape[k];
+    std::cout << "]\n";
+  }
   std::cout << "metadata format = " << file.metadata().at("format") << "\n";
   const Tensor<float> w = file.get<float>("linear.weight").value();  // [out=3, in=4]
   const Tensor<float> b = file.get<float>("linear.bias").value();

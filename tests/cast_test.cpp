@@ -401,7 +401,9 @@ struct strided::element_traits<Q8> {
   static constexpr Q8 zero() noexcept { return Q8{0}; }
   static constexpr Q8 one() noexcept { return Q8{256}; }
   static float to_f32(Q8 q) { return static_cast<float>(q.raw) / 256.0f; }
-  static Q8 from_f32(float f) { return Q8{cast_value<float, std::int16_t>(f * 256.0f)}; }
+  static Q8 from_f32(float f) {
+    return Q8{strided::detail::cast_value<float, std::int16_t>(f * 256.0f)};
+  }
 };
 template <>
 struct strided::element_traits<Opaque> {

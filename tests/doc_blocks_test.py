@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Tests of tests/doc_blocks.py on small pages written to a temporary directory (CTest:
+docs.blocks.selftest). The real pages are checked by docs.blocks.lint, docs.links and docs.<page>."""
+
+import contextlib
+import io
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import doc_blocks  # noqa: E402
+
+
+class Tree:
+    """A fake repository: README.md, docs/<page>.md, include/strided/tensor.hpp, other files."""
+
+    def __init__(self, test, pages, files=()):
+        self.dir = tempfile.TemporaryDirectory()
+        test.addCleanup(self.dir.cleanup)
+        self.root = pathlib.Path(self.dir.name)
+        (self.root / "docs").mkdir()
+        (self.root / "include" / "strided" / "io").mkdir(parents=True)
+        (self.root / "include" / "strided" / "tensor.hpp").write_text("#pragma once\n")
+        (self.root / "include" / "strided" / "format.hpp").write_text("#include <fmt/format.h>\n")
+        (self.root / "README.md").write_text("# readme\n")
+        for name, text in pages.items():
+            (self.root / name).write_text(text)
+        for name in files:
+            (self.root / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.root / name).write_text("x\n")
+
+    def run(self, command):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = getattr(doc_blocks, command)(self.root)
+        return status, out.getvalue()
+
+    def generated(self, page="docs/page.md"):
+        out_dir = self.root / "out"
+        doc_blocks.generate(self.root, out_dir)
+        name = doc_blocks.target_name(pathlib.Path(page))
+        path = out_dir / f"{name}.cpp"
+        return path.read_text() if path.exists() else None
+
+
+def page(*parts):
+    return {"docs/page.md": "\n".join(parts) + "\n"}
+
+
+class LintTest(unittest.TestCase):
+    def lint(self, *parts):
+        return Tree(self, page(*parts)).run("lint")
+
+    def test_marked_blocks_pass(self):
+        status, out = self.lint("<!-- compile: main -->", "```cpp", "int x = 1;", "```", "",
+                                "<!-- compile: synopsis -->", "```cpp", "void f();", "```")
+        self.assertEqual(status, 0, out)
+        self.assertIn("2 marked blocks, 0 error(s)", out)
+
+    def test_unmarked_cpp_block_fails(self):
+        status, out = self.lint("Text.", "", "```cpp", "int x = 1;", "```")
+        self.assertEqual(status, 1)
+        self.assertIn("docs/page.md:4: C++ block without a <!-- compile: ... --> marker", out)
+
+    def test_unknown_mode_and_dependency_fail(self):
+        status, out = self.lint("<!-- compile: mian -->", "```cpp", "int x;", "```", "",
+                                "<!-- compile: main, needs: boost -->", "```cpp", "int y;", "```")
+        self.assertEqual(status, 1)
+        self.assertIn("unknown compile mode 'mian'", out)
+        self.assertIn("unknown dependency 'boost'", out)
+
+    def test_output_needs_a_block_above(self):
+        status, out = self.lint("<!-- output -->", "```text", "1", "```")
+        self.assertEqual(status, 1)
+        self.assertIn("<!-- output --> with no main/program block above it", out)
+
+    def test_excerpt_needs_a_snippet_marker(self):
+        status, out = self.lint("<!-- compile: excerpt -->", "```cpp", "int x;", "```")
+        self.assertEqual(status, 1)
+        self.assertIn("'excerpt' needs a <!-- snippet: <file> --> marker", out)
+
+    def test_cmake_block_must_come_from_a_consumer_project(self):
+        status, out = self.lint("```cmake", "find_package(strided)", "```")
+        self.assertEqual(status, 1)
+        self.assertIn("CMake block not taken from a consumer project", out)
+        status, out = self.lint("<!-- snippet: tests/package/find_package/CMakeLists.txt -->",
+                                "```cmake", "find_package(strided)", "```")
+        self.assertEqual(status, 0, out)
+
+    def test_no_marked_block_at_all_fails(self):
+        status, out = self.lint("Only text.")
+        self.assertEqual(status, 1)
+        self.assertIn("0 marked blocks", out)
+
+
+class LinksTest(unittest.TestCase):
+    def test_existing_paths_pass(self):
+        tree = Tree(self, page("See [the other page](other.md#a-section), [home](../README.md),",
+                         "`tests/foo_test.cpp`, `strided/tensor.hpp`, `tests/<name>_test.cpp`,",
+                         "[a site](https://example.org/x) and [here](#top)."),
+                    files=["docs/other.md", "tests/foo_test.cpp"])
+        status, out = tree.run("links")
+        self.assertEqual(status, 0, out)
+        self.assertIn("4 paths checked, 0 missing", out)
+
+    def test_missing_paths_fail(self):
+        tree = Tree(self, page("[gone](gone.md)", "`bench/none.cpp`", "#include <strided/nothing.hpp>"))
+        status, out = tree.run("links")
+        self.assertEqual(status, 1)
+        self.assertIn("docs/page.md:1: 'gone.md' names docs/gone.md, which does not exist", out)
+        self.assertIn("docs/page.md:2: 'bench/none.cpp' names bench/none.cpp", out)
+        self.assertIn("docs/page.md:3: 'strided/nothing.hpp' names include/strided/nothing.hpp",
+                      out)
+
+
+class GenerateTest(unittest.TestCase):
+    def test_main_block_with_hidden_setup_and_output(self):
+        tree = Tree(self, page("<!-- compile: main", "int seven = 7;", "-->", "```cpp",
+                         "std::cout << seven << '\\n';", "```", "", "<!-- output -->", "```text",
+                         "7", "```"))
+        source = tree.generated()
+        self.assertIn("static int doc_block_5() {", source)
+        self.assertIn('#line 2 "docs/page.md"\nint seven = 7;', source)
+        self.assertIn('#line 5 "docs/page.md"\nstd::cout << seven', source)
+        self.assertIn('{"docs/page.md:5", doc_block_5, R"doc_block(7\n)doc_block", ""},', source)
+        self.assertIn("#include <strided/tensor.hpp>", source)
+        self.assertNotIn("#include <strided/format.hpp>\n#include \"doc", source)
+
+    def test_block_needing_a_library_is_guarded(self):
+        tree = Tree(self, page("<!-- compile: main -->", "```cpp", 'fmt::print("{}", 1);', "```"))
+        source = tree.generated()
+        self.assertIn("#if defined(STRIDED_HAVE_FMT)\n#include <strided/format.hpp>\n#endif", source)
+        self.assertIn('#else\n    {"docs/page.md:3", nullptr, nullptr, "fmt"},', source)
+
+    def test_program_and_file_blocks(self):
+        tree = Tree(self, page("<!-- compile: file -->", "```cpp", "struct Cents { long v; };", "```",
+                         "<!-- compile: program -->", "```cpp", "int main() { return 0; }", "```"))
+        source = tree.generated()
+        self.assertIn('#line 3 "docs/page.md"\nstruct Cents { long v; };', source)
+        self.assertIn("#define main doc_block_7\n", source)
+        self.assertIn("#undef main", source)
+
+    def test_page_without_compiled_blocks_gets_no_program(self):
+        tree = Tree(self, page("<!-- compile: synopsis -->", "```cpp", "void f();", "```"))
+        self.assertIsNone(tree.generated())
+
+
+@unittest.skipUnless(os.environ.get("DOC_BLOCKS_CXX"), "DOC_BLOCKS_CXX names no compiler")
+class RunTest(unittest.TestCase):
+    """Generated programs built with the compiler CTest passes in, against a fake strided."""
+
+    def run_page(self, *parts):
+        tree = Tree(self, page(*parts))
+        source = tree.generated()
+        exe = tree.root / "page"
+        here = pathlib.Path(__file__).resolve().parent
+        subprocess.run([os.environ["DOC_BLOCKS_CXX"], "-std=c++20", f"-I{tree.root / 'include'}",
+                        f"-I{here}", "-x", "c++", "-", "-o", str(exe)], input=source, text=True,
+                       check=True)
+        return subprocess.run([str(exe)], capture_output=True, text=True)
+
+    def test_matching_output_passes(self):
+        run = self.run_page("<!-- compile: main -->", "```cpp", 'std::cout << "a\\n";', "```",
+                            "<!-- output -->", "```text", "a", "```")
+        self.assertEqual(run.returncode, 0, run.stdout)
+        self.assertIn("ok docs/page.md:3 (output compared)", run.stdout)
+
+    def test_stale_output_fails(self):
+        run = self.run_page("<!-- compile: main -->", "```cpp", 'std::cout << "b\\n";', "```",
+                            "<!-- output -->", "```text", "a", "```")
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("FAILED docs/page.md:3: the page's output block is stale", run.stdout)
+
+    def test_a_block_that_returns_non_zero_fails(self):
+        run = self.run_page("<!-- compile: main -->", "```cpp", "return 3;", "```",
+                            "<!-- compile: program -->", "```cpp", "int main() { return 0; }",
+                            "```")
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("FAILED docs/page.md:3: returned 3", run.stdout)
+        self.assertIn("ok docs/page.md:7", run.stdout)
+
+    def test_a_block_without_its_library_is_skipped(self):
+        run = self.run_page("<!-- compile: main, needs: dlpack -->", "```cpp", "return 3;", "```")
+        self.assertEqual(run.returncode, 0, run.stdout)
+        self.assertIn("SKIPPED docs/page.md:3: needs dlpack", run.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
