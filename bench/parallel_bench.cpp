@@ -9,12 +9,16 @@
 //                                cache keeps it warm, as in a training loop);
 //   small/<case>/threads:N       contiguous() of a 4 KiB view, below the threshold: the pool must
 //                                cost nothing there (compare threads:1 with threads:all).
+//   crossover/<bytes>/threads:N  a square f32 transpose of about <bytes>, at threads:1 serial and
+//                                otherwise forced onto the pool whatever its size: where the
+//                                two cross is where the threshold belongs.
 //   x_memcpy     = time / (memcpy of the same bytes on one thread)
 //   x_memcpy_all = time / (the same bytes cut into one share per thread, copied on the pool)
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -135,13 +139,8 @@ std::vector<CopyCase> copy_cases() {
 }
 
 std::vector<std::ptrdiff_t> row_major_strides(const std::vector<std::size_t>& shape) {
-  std::vector<std::ptrdiff_t> s(shape.size());
-  std::ptrdiff_t step = 1;
-  for (std::size_t k = shape.size(); k-- > 0;) {
-    s[k] = step;
-    step *= static_cast<std::ptrdiff_t>(shape[k]);
-  }
-  return s;
+  const strided::Strides s = strided::detail::row_major_strides(strided::Shape(shape)).value();
+  return {s.begin(), s.end()};
 }
 
 /// A copy problem: shape and both stride lists, over owned buffers.
@@ -219,6 +218,21 @@ void bench_small(benchmark::State& state, std::size_t threads) {
   });
 }
 
+void bench_crossover(benchmark::State& state, std::size_t bytes, std::size_t threads) {
+  const auto side = static_cast<std::size_t>(std::sqrt(static_cast<double>(bytes / 4)));
+  const CopyProblem p = permuted({"", {side, side}, {1, 0}, 4});
+  const auto src = filled(p.src_bytes, 7);
+  const auto dst = filled(p.bytes(), 1);
+  const strided::detail::CopyArgs a{p.shape,   src.get(),     p.src_strides,
+                                    dst.get(), p.dst_strides, p.es};
+  const strided::detail::CopyChunks split(a, threads * strided::detail::chunks_per_thread);
+  measure(state, threads, p.bytes(), [&] {
+    if (threads == 1) return strided::detail::copy_strided_serial(a);
+    strided::detail::parallel_for(
+        split.count(), [&](std::size_t c) { split.run(c, strided::detail::copy_strided_serial); });
+  });
+}
+
 template <class Fn>
 void add(const std::string& name, std::size_t threads, Fn&& fn) {
   const std::string full = name + "/threads:" + std::to_string(threads);
@@ -271,6 +285,10 @@ void register_all() {
           bench_stack(s, images<std::uint8_t>(64, {224, 224, 3}, {2, 0, 1}), t);
         });
     add("small/contiguous_transpose_32x32_f32", threads, bench_small);
+    for (std::size_t kib : {32u, 64u, 128u, 256u, 512u, 1024u, 2048u}) {
+      add("crossover/" + std::to_string(kib) + "KiB", threads,
+          [kib](benchmark::State& s, std::size_t t) { bench_crossover(s, kib << 10, t); });
+    }
   }
 }
 

@@ -45,18 +45,6 @@ struct ThreadsFor {
   ThreadsFor& operator=(const ThreadsFor&) = delete;
 };
 
-void reference_copy(const CopyArgs& a, std::size_t axis, const std::byte* s, std::byte* d) {
-  if (axis == a.shape.size()) {
-    for (std::size_t b = 0; b < a.elem_size; ++b) d[b] = s[b];
-    return;
-  }
-  const auto es = static_cast<std::ptrdiff_t>(a.elem_size);
-  for (std::size_t i = 0; i < a.shape[axis]; ++i) {
-    const auto k = static_cast<std::ptrdiff_t>(i);
-    reference_copy(a, axis + 1, s + k * a.src_strides[axis] * es, d + k * a.dst_strides[axis] * es);
-  }
-}
-
 // One copy problem over owned byte buffers: the source a view of `src_bytes` (permuted, flipped,
 // broadcast or narrowed as the case says), the destination row-major (or flipped) in `dst_bytes`.
 struct Problem {
@@ -74,13 +62,8 @@ struct Problem {
 };
 
 std::vector<std::ptrdiff_t> row_major(const std::vector<std::size_t>& shape) {
-  std::vector<std::ptrdiff_t> s(shape.size());
-  std::ptrdiff_t step = 1;
-  for (std::size_t k = shape.size(); k-- > 0;) {
-    s[k] = step;
-    step *= static_cast<std::ptrdiff_t>(shape[k]);
-  }
-  return s;
+  const strided::Strides s = strided::detail::row_major_strides(strided::Shape(shape)).value();
+  return {s.begin(), s.end()};
 }
 
 std::size_t count(const std::vector<std::size_t>& shape) {
@@ -124,12 +107,14 @@ Problem make_problem(const std::vector<std::size_t>& stored, const std::vector<s
   return p;
 }
 
-// Copies through copy_strided at `threads` and checks the bytes against the reference.
+// Copies through copy_strided at `threads` and checks the bytes (those outside the destination
+// view too) against the serial path, which copy_test checks against a naive reference.
 void check_parallel_copy(Problem p, std::size_t threads) {
   std::vector<std::byte> want = p.dst_bytes;
   {
     CopyArgs a = p.args();
-    reference_copy(a, 0, a.src, want.data() + p.dst_origin);
+    a.dst = want.data() + p.dst_origin;
+    strided::detail::copy_strided_serial(a);
   }
   strided::set_num_threads(threads);
   strided::detail::copy_strided(p.args());
@@ -169,7 +154,7 @@ TEST_CASE("every plan kind and element size at 1, 2, 3 and 8 threads equals the 
   const ThreadsFor restore(0);
   std::set<strided::detail::PlanKind> kinds;
   for (const Case& c : plan_cases()) {
-    for (std::size_t es : {1, 2, 3, 4, 8, 16}) {
+    for (std::size_t es : {1u, 2u, 3u, 4u, 8u, 16u}) {
       Problem p = make_problem(c.stored, c.perm, es, c.flips, c.broadcasts, c.flip_dst, c.narrow);
       if (c.name[0] ==
           'b') {  // the broadcast case: a source of 1 x 700 x 1 stretched by 3 x 1 x 400
@@ -179,7 +164,7 @@ TEST_CASE("every plan kind and element size at 1, 2, 3 and 8 threads equals the 
         p.dst_bytes.assign(count(p.shape) * es, std::byte{0xAB});
       }
       kinds.insert(strided::detail::plan_copy(p.args()).kind);
-      for (std::size_t threads : {1, 2, 3, 8}) {
+      for (std::size_t threads : {1u, 2u, 3u, 8u}) {
         INFO(c.name << ", element size " << es << ", threads " << threads);
         check_parallel_copy(p, threads);
       }
@@ -386,7 +371,7 @@ TEST_CASE("casts at 1, 2, 3 and 8 threads equal the serial cast, bit for bit") {
     std::vector<std::int8_t> want_i(n);
     strided::detail::cast_contiguous(f.data(), reinterpret_cast<strided::f16*>(want_h.data()), n);
     strided::detail::cast_contiguous(f.data(), want_i.data(), n);
-    for (std::size_t threads : {1, 2, 3, 8}) {
+    for (std::size_t threads : {1u, 2u, 3u, 8u}) {
       INFO("n " << n << ", threads " << threads);
       strided::set_num_threads(threads);
       const auto h = t.cast<strided::f16>().value();
@@ -411,7 +396,7 @@ TEST_CASE("batches at 1, 2, 3 and 8 threads equal the serial batch") {
     columns.push_back(iota_tensor({8, 64, static_cast<std::size_t>(1 + i % 5 * 9)}, i));
   }
   std::vector<std::pair<Tensor<std::int32_t>, Tensor<std::int32_t>>> pairs;
-  for (int i = 0; i < 37; ++i) pairs.emplace_back(images[i], labels[i]);
+  for (std::size_t i = 0; i < 37; ++i) pairs.emplace_back(images[i], labels[i]);
   strided::set_num_threads(1);
   const auto stacked = strided::stack_samples(images).value();
   const auto stacked_axis2 = strided::stack(images, 2).value();
@@ -420,7 +405,7 @@ TEST_CASE("batches at 1, 2, 3 and 8 threads equal the serial batch") {
   const auto two = std::vector<Tensor<std::int32_t>>(images.begin(), images.begin() + 2);
   const auto stacked_two = strided::stack_samples(two).value();
   const auto batch = strided::stack_samples(pairs).value();
-  for (std::size_t threads : {2, 3, 8}) {
+  for (std::size_t threads : {2u, 3u, 8u}) {
     INFO("threads " << threads);
     strided::set_num_threads(threads);
     CHECK(strided::equal(strided::stack_samples(images).value(), stacked));
@@ -541,7 +526,7 @@ TEST_CASE("set_num_threads while copies run") {
         ++copies;
       }
     });
-  for (int r = 0; r < 200; ++r) strided::set_num_threads(std::size_t{1} + r % 8);
+  for (std::size_t r = 0; r < 200; ++r) strided::set_num_threads(1 + r % 8);
   while (copies < 30) std::this_thread::yield();
   stop = true;
   for (auto& u : users) u.join();
