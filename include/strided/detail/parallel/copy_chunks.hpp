@@ -30,6 +30,7 @@ class CopyChunks {
     std::stable_sort(order_.begin(), order_.begin() + rank_, [&](std::uint8_t x, std::uint8_t y) {
       return magnitude(args.dst_strides[x]) > magnitude(args.dst_strides[y]);
     });
+    keep_source_rows_inside();
     while (outer_ < rank_ && units_ < 2 * chunks) units_ *= args.shape[order_[outer_++]];
     chunks_ = std::min(chunks, units_);
     if (outer_ == 0) return;  // a single element
@@ -75,6 +76,23 @@ class CopyChunks {
   }
 
  private:
+  // A chunk that fixed the source's most contiguous axis would copy single elements out of it
+  // (a rank-22 permute of 2s whose source rows are an outer destination axis: 50x slower). A
+  // short such axis is moved inside every chunk; a long one may stay a split axis, since its
+  // bands (of transpose rows) are long enough for the kernels.
+  void keep_source_rows_inside() noexcept {
+    constexpr std::size_t long_axis = 64;
+    std::size_t best = rank_;
+    for (std::size_t t = 0; t < rank_; ++t) {
+      const std::size_t s = magnitude(args_.src_strides[order_[t]]);
+      if (s != 0 && (best == rank_ || s < magnitude(args_.src_strides[order_[best]]))) best = t;
+    }
+    if (best == rank_ || args_.shape[order_[best]] >= long_axis) return;
+    std::rotate(order_.begin() + static_cast<std::ptrdiff_t>(best),
+                order_.begin() + static_cast<std::ptrdiff_t>(best) + 1,
+                order_.begin() + static_cast<std::ptrdiff_t>(rank_));
+  }
+
   static std::size_t magnitude(std::ptrdiff_t s) noexcept {
     return s < 0 ? std::size_t{0} - static_cast<std::size_t>(s) : static_cast<std::size_t>(s);
   }
