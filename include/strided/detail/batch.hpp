@@ -6,9 +6,11 @@
 #include <cstddef>
 #include <memory>
 #include <utility>
+#include <vector>
 
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/copy/copy.hpp"
+#include "strided/detail/parallel/pool.hpp"
 #include "strided/element.hpp"
 #include "strided/error.hpp"
 #include "strided/layout.hpp"
@@ -104,11 +106,32 @@ Result<Layout, DataError> batch_layout(const BatchOp& op, std::size_t count, Get
   return std::move(*layout);
 }
 
+/// Samples joined along axis 0 fill disjoint, consecutive ranges of the batch: groups of them go
+/// to the pool's threads. The tensors and their places are gathered on the calling thread first,
+/// so user sample_traits are never called from a worker.
+template <Element T, class Get>
+void fill_batch_by_samples(std::size_t count, Get& get, T* out, std::ptrdiff_t step,
+                           const Strides& dst_strides, BatchMode mode, std::size_t chunks) {
+  std::vector<std::pair<const Tensor<T>*, std::ptrdiff_t>> places(count);
+  std::ptrdiff_t at = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const Tensor<T>& sample = get(i);
+    places[i] = {&sample, at};
+    at += mode == BatchMode::stack ? 1 : static_cast<std::ptrdiff_t>(sample.shape()[0]);
+  }
+  parallel_for(chunks, [&](std::size_t c) {
+    const std::size_t last = split_point(count, chunks, c + 1);
+    for (std::size_t i = split_point(count, chunks, c); i < last; ++i)
+      copy_into_batch(*places[i].first, out + places[i].second * step, dst_strides);
+  });
+}
+
 /// Copies get(0) ... get(count - 1) into `out`, a buffer of `layout` (from batch_layout). Each one
 /// goes straight into its place through the copy engine: for stack, into the slice at index i of
 /// the new axis (the result's strides without that axis); for concat, into the run of the joined
 /// axis that starts after the extents before it. Contiguous samples stacked or joined along
-/// axis 0 are one memcpy each. Allocation-free.
+/// axis 0 are one memcpy each. A large batch along axis 0 with at least as many samples as chunks
+/// is split across samples; otherwise each copy is split by the copy engine itself.
 template <Element T, class Get>
 void fill_batch(const BatchOp& op, std::size_t count, Get& get, const Layout& layout, T* out) {
   if (layout.empty()) return;
@@ -116,6 +139,9 @@ void fill_batch(const BatchOp& op, std::size_t count, Get& get, const Layout& la
   const std::ptrdiff_t step = out_strides[op.axis];
   Strides dst_strides = out_strides;
   if (op.mode == BatchMode::stack) dst_strides.erase(op.axis);
+  const std::size_t chunks = chunk_count(layout.numel() * sizeof(T));
+  if (op.axis == 0 && chunks > 1 && count >= chunks)
+    return fill_batch_by_samples(count, get, out, step, dst_strides, op.mode, chunks);
   std::ptrdiff_t at = 0;  // index along the batched axis where the next sample starts
   for (std::size_t i = 0; i < count; ++i) {
     const Tensor<T>& sample = get(i);

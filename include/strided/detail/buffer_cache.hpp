@@ -16,6 +16,8 @@
 #include <unistd.h>
 #endif
 
+#include "strided/detail/parallel/fork.hpp"
+
 // The cache hides use-after-free from AddressSanitizer (a freed block stays addressable) and
 // uninitialised reads from MemorySanitizer (a reused block keeps its old shadow), so it is compiled
 // out under both, and when the user defines STRIDED_NO_BUFFER_CACHE.
@@ -175,6 +177,11 @@ class BufferCache {
     return n != 0;
   }
 
+  // Around fork (see parallel/fork.hpp): the table is consistent at the fork and the child's
+  // lock is free; the child keeps the blocks, which fork copied with the rest of the memory.
+  void lock_for_fork() noexcept { mutex_.lock(); }
+  void unlock_after_fork() noexcept { mutex_.unlock(); }
+
   BufferCacheCounters counters() const noexcept {
     const std::lock_guard<std::mutex> lock(mutex_);
     return {limit_, cached_bytes_, cached_blocks_, hits_, misses_};
@@ -227,8 +234,13 @@ class BufferCache {
 /// have run, still find it alive. Blocks cached at exit are returned by the OS with the process.
 inline BufferCache& buffer_cache() noexcept {
   alignas(BufferCache) static unsigned char storage[sizeof(BufferCache)];
-  static BufferCache* const cache =
-      ::new (static_cast<void*>(storage)) BufferCache(initial_buffer_cache_limit());
+  static BufferCache* const cache = [] {
+    auto* made = ::new (static_cast<void*>(storage)) BufferCache(initial_buffer_cache_limit());
+    register_fork_handlers([] { buffer_cache().lock_for_fork(); },
+                           [] { buffer_cache().unlock_after_fork(); },
+                           [] { buffer_cache().unlock_after_fork(); });
+    return made;
+  }();
   return *cache;
 }
 

@@ -17,6 +17,7 @@
 // a scalar loop otherwise, always bit-identical to `cast_value` (tests check every path).
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <concepts>
 #include <cstddef>
@@ -25,6 +26,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "strided/detail/parallel/pool.hpp"
 #include "strided/detail/simd/cast_avx2.hpp"
 #include "strided/detail/simd/cast_avx512.hpp"
 #include "strided/detail/simd/isa.hpp"
@@ -209,6 +211,22 @@ void cast_contiguous(const From* src, To* dst, std::size_t n) noexcept {
 #endif
     cast_impl::scalar_loop(src, dst, n);
   }
+}
+
+/// cast_contiguous on every thread of the pool when n is large. Chunks start at multiples of
+/// cache_line_bytes elements, so a line-aligned destination is written in whole lines per thread.
+template <class From, class To>
+requires is_castable_v<From, To>
+void cast_contiguous_parallel(const From* src, To* dst, std::size_t n) {
+  const std::size_t chunks = chunk_count(n * std::max(sizeof(From), sizeof(To)));
+  if (chunks < 2) return cast_contiguous(src, dst, n);
+  constexpr std::size_t step = cache_line_bytes;
+  const std::size_t blocks = n / step + (n % step != 0 ? 1 : 0);
+  parallel_for(chunks, [&](std::size_t c) {
+    const std::size_t first = std::min(split_point(blocks, chunks, c) * step, n);
+    const std::size_t last = std::min(split_point(blocks, chunks, c + 1) * step, n);
+    cast_contiguous(src + first, dst + first, last - first);
+  });
 }
 
 }  // namespace strided::detail

@@ -1,7 +1,8 @@
 // Entry point of the strided copy engine: any strided source into any strided destination.
 //
 // plan.hpp reduces the copy to a canonical loop nest and names a kernel; loops.hpp and
-// transpose.hpp run it. The lead's Tensor::contiguous(), copy_to, casts and stacking call this.
+// transpose.hpp run it. Tensor::contiguous(), copy_to, casts and stacking call this. A large copy
+// is cut into chunks (parallel/copy_chunks.hpp), each planned and run serially on the pool.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +13,8 @@
 #include "strided/detail/copy/loops.hpp"
 #include "strided/detail/copy/plan.hpp"
 #include "strided/detail/copy/transpose.hpp"
+#include "strided/detail/parallel/copy_chunks.hpp"
+#include "strided/detail/parallel/pool.hpp"
 
 namespace strided::detail {
 
@@ -61,8 +64,8 @@ inline void run_plan(const CopyPlan& p) {
 
 }  // namespace copy_impl
 
-/// Copies every element of the source view to the destination view.
-inline void copy_strided(const CopyArgs& args) {
+/// Copies every element of the source view to the destination view, on the calling thread.
+inline void copy_strided_serial(const CopyArgs& args) {
   if (args.elem_size == 0) return;
   if (!copy_impl::fits_plan(args)) {
     for (std::size_t n : args.shape)
@@ -71,6 +74,19 @@ inline void copy_strided(const CopyArgs& args) {
     return;
   }
   copy_impl::run_plan(plan_copy(args));
+}
+
+/// Copies every element of the source view to the destination view; large copies on every
+/// thread of the pool (results are the same bytes: each element is written once, by one thread).
+inline void copy_strided(const CopyArgs& args) {
+  if (args.elem_size == 0) return;
+  std::size_t bytes = args.elem_size;
+  for (std::size_t n : args.shape)
+    if (__builtin_mul_overflow(bytes, n, &bytes)) return copy_strided_serial(args);
+  const std::size_t chunks = chunk_count(bytes);
+  if (chunks < 2 || !copy_impl::fits_plan(args)) return copy_strided_serial(args);
+  const CopyChunks split(args, chunks);
+  parallel_for(split.count(), [&](std::size_t c) { split.run(c, copy_strided_serial); });
 }
 
 }  // namespace strided::detail

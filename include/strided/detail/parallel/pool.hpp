@@ -1,0 +1,309 @@
+// The threads layer under the copy engine: a persistent worker pool, started lazily, that runs the
+// chunks of one large copy, cast or batch on several cores; or the application's own executor.
+//
+// The engines never see threads: an entry point (copy_strided, the cast entry, fill_batch) asks
+// chunk_count() how many pieces its bytes are worth and hands parallel_for() a function that does
+// one piece serially. Small work (chunk_count() == 1) never touches the pool, so no thread exists
+// until the first large copy. A parallel_for called from inside a chunk, or while another thread
+// has the pool, runs inline: there is one job slot and nobody ever waits for it.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "strided/detail/parallel/fork.hpp"
+
+namespace strided {
+
+/// A borrowed reference to the function that runs the chunks of one parallel job: `run(i)` runs
+/// chunk i. Cheap to copy; valid until the executor it was passed to returns.
+class ChunkRunner {
+ public:
+  template <class F>
+  explicit ChunkRunner(F& f) noexcept
+      : object_(const_cast<void*>(static_cast<const void*>(&f))),
+        call_([](void* object, std::size_t i) { (*static_cast<F*>(object))(i); }) {}
+
+  void operator()(std::size_t i) const { call_(object_, i); }
+
+ private:
+  void* object_;
+  void (*call_)(void*, std::size_t);
+};
+
+/// An application's executor: `executor(count, run)` must call `run(i)` exactly once for every i in
+/// [0, count), on any threads and in any order, and return only when all of them have returned.
+using ParallelExecutor = std::function<void(std::size_t count, ChunkRunner run)>;
+
+}  // namespace strided
+
+namespace strided::detail {
+
+/// Work below this many bytes runs on the calling thread (measured: see docs/performance.md,
+/// "Threads"; a job costs a few microseconds of wake-up, a 256 KiB copy about ten).
+inline constexpr std::size_t parallel_threshold_bytes = std::size_t{256} << 10;
+/// No chunk smaller than this; and at most this many chunks per thread (the spare ones let a
+/// thread that got a core first take more of the work on a loaded machine).
+inline constexpr std::size_t min_chunk_bytes = std::size_t{64} << 10;
+inline constexpr std::size_t chunks_per_thread = 4;
+/// Chunks end on multiples of this in the destination, so no two threads write the same line.
+inline constexpr std::size_t cache_line_bytes = 64;
+
+/// Parses STRIDED_NUM_THREADS: a positive decimal count. False for anything else (the default is
+/// kept: an environment variable cannot report an error).
+inline bool parse_thread_count(const char* text, std::size_t& out) noexcept {
+  if (text == nullptr || *text == '\0') return false;
+  std::size_t value = 0;
+  for (; *text >= '0' && *text <= '9'; ++text) {
+    if (value > 100000) return false;  // no machine has that many cores: a typo
+    value = value * 10 + static_cast<std::size_t>(*text - '0');
+  }
+  if (*text != '\0' || value == 0) return false;
+  out = value;
+  return true;
+}
+
+inline std::size_t default_thread_count() noexcept {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+
+inline std::size_t initial_thread_count() noexcept {
+  std::size_t n = 0;
+  if (parse_thread_count(std::getenv("STRIDED_NUM_THREADS"), n)) return n;
+  return default_thread_count();
+}
+
+/// True on pool workers and while a thread runs a chunk: a copy made there runs inline.
+inline thread_local bool in_parallel_region = false;
+
+class RegionGuard {
+ public:
+  RegionGuard() noexcept : saved_(in_parallel_region) { in_parallel_region = true; }
+  ~RegionGuard() { in_parallel_region = saved_; }
+  RegionGuard(const RegionGuard&) = delete;
+  RegionGuard& operator=(const RegionGuard&) = delete;
+
+ private:
+  bool saved_;
+};
+
+/// One job slot and the threads that serve it. Only the thread that won `busy_` touches threads_
+/// and publishes a job; workers join a job under mutex_ and the publisher waits, under mutex_,
+/// until every worker that joined has left before it retires the job.
+class Pool {
+ public:
+  Pool() = default;
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  /// Runs chunks [0, count) on the caller and up to `helpers` workers. False (nothing run) when
+  /// another thread has the pool.
+  bool try_run(std::size_t count, std::size_t helpers, ChunkRunner run) {
+    if (busy_.exchange(true, std::memory_order_acquire)) return false;
+    helpers = std::min(helpers, start_workers(helpers));
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      run_ = &run;
+      count_ = count;
+      helpers_ = helpers;
+      next_.store(0, std::memory_order_relaxed);
+      ++generation_;
+    }
+    wake_.notify_all();
+    {
+      const RegionGuard region;
+      claim_chunks(run, count);
+    }
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      left_.wait(lock, [&] { return in_job_ == 0; });
+      run_ = nullptr;
+    }
+    busy_.store(false, std::memory_order_release);
+    return true;
+  }
+
+  std::size_t started_workers() const noexcept { return started_.load(std::memory_order_acquire); }
+
+ private:
+  void claim_chunks(const ChunkRunner& run, std::size_t count) {
+    for (std::size_t i = next_.fetch_add(1, std::memory_order_relaxed); i < count;
+         i = next_.fetch_add(1, std::memory_order_relaxed))
+      run(i);
+  }
+
+  // Starts workers up to `wanted`; returns how many exist (fewer when the system refuses).
+  std::size_t start_workers(std::size_t wanted) {
+    while (threads_.size() < wanted) {
+      const std::size_t index = threads_.size();
+#if defined(__cpp_exceptions)
+      try {
+        threads_.emplace_back([this, index] { serve(index); });
+      } catch (...) {
+        break;
+      }
+#else
+      threads_.emplace_back([this, index] { serve(index); });
+#endif
+      started_.store(threads_.size(), std::memory_order_release);
+    }
+    return threads_.size();
+  }
+
+  void serve(std::size_t index) {
+    in_parallel_region = true;
+    std::uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return generation_ != seen; });
+      seen = generation_;
+      if (run_ == nullptr || index >= helpers_) continue;
+      ++in_job_;
+      const ChunkRunner* run = run_;
+      const std::size_t count = count_;
+      lock.unlock();
+      claim_chunks(*run, count);
+      lock.lock();
+      if (--in_job_ == 0) left_.notify_one();
+    }
+  }
+
+  std::atomic<bool> busy_{false};
+  std::vector<std::thread> threads_;  // never joined: the pool lives until the process ends
+  std::atomic<std::size_t> started_{0};
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable left_;
+  std::uint64_t generation_ = 0;
+  const ChunkRunner* run_ = nullptr;
+  std::size_t count_ = 0;
+  std::size_t helpers_ = 0;
+  std::size_t in_job_ = 0;
+  std::atomic<std::size_t> next_{0};
+};
+
+/// The process-wide settings and pool. Never destroyed: workers blocked in the pool at exit, and
+/// copies made during static destruction, still find it alive.
+class ParallelState {
+ public:
+  ParallelState() noexcept : threads_(initial_thread_count()) {}
+
+  std::size_t threads() const noexcept { return threads_.load(std::memory_order_relaxed); }
+  void set_threads(std::size_t n) noexcept {
+    threads_.store(n == 0 ? default_thread_count() : n, std::memory_order_relaxed);
+  }
+
+  std::shared_ptr<const ParallelExecutor> executor() const {
+    if (!has_executor_.load(std::memory_order_acquire)) return nullptr;
+    const std::lock_guard<std::mutex> lock(executor_mutex_);
+    return executor_;
+  }
+  void set_executor(ParallelExecutor executor) {
+    auto made = executor ? std::make_shared<const ParallelExecutor>(std::move(executor)) : nullptr;
+    const std::lock_guard<std::mutex> lock(executor_mutex_);
+    executor_ = std::move(made);
+    has_executor_.store(executor_ != nullptr, std::memory_order_release);
+  }
+
+  /// The pool, made on first use.
+  Pool& pool() {
+    Pool* p = pool_.load(std::memory_order_acquire);
+    if (p != nullptr) return *p;
+    auto* made = new Pool();
+    if (pool_.compare_exchange_strong(p, made, std::memory_order_acq_rel)) return *made;
+    delete made;
+    return *p;
+  }
+  Pool* pool_if_started() const noexcept { return pool_.load(std::memory_order_acquire); }
+
+  // Fork: the child has only the forking thread, so the parent's workers are gone. It gets a
+  // fresh pool on its next large copy; the old one is abandoned (its mutex may be held by a thread
+  // that no longer exists, and its threads cannot be joined). The executor's lock is taken around
+  // fork so that the child never inherits it held.
+  void before_fork() noexcept { executor_mutex_.lock(); }
+  void after_fork_in_parent() noexcept { executor_mutex_.unlock(); }
+  void after_fork_in_child() noexcept {
+    executor_mutex_.unlock();
+    pool_.store(nullptr, std::memory_order_release);
+  }
+
+ private:
+  std::atomic<std::size_t> threads_;
+  std::atomic<Pool*> pool_{nullptr};
+  std::atomic<bool> has_executor_{false};
+  mutable std::mutex executor_mutex_;
+  std::shared_ptr<const ParallelExecutor> executor_;
+};
+
+inline ParallelState& parallel_state() noexcept {
+  alignas(ParallelState) static unsigned char storage[sizeof(ParallelState)];
+  static ParallelState* const state = [] {
+    auto* made = ::new (static_cast<void*>(storage)) ParallelState();
+    register_fork_handlers([] { parallel_state().before_fork(); },
+                           [] { parallel_state().after_fork_in_parent(); },
+                           [] { parallel_state().after_fork_in_child(); });
+    return made;
+  }();
+  return *state;
+}
+
+/// How many workers the pool has started (0 until the first parallel job), for tests.
+inline std::size_t pool_worker_count() noexcept {
+  const Pool* p = parallel_state().pool_if_started();
+  return p == nullptr ? 0 : p->started_workers();
+}
+
+/// The start of part `c` of `total` items cut into `parts` near-equal parts (c <= parts), without
+/// the overflow of total * c.
+constexpr std::size_t split_point(std::size_t total, std::size_t parts, std::size_t c) noexcept {
+  return total / parts * c + total % parts * c / parts;
+}
+
+/// How many chunks `bytes` of copy-class work should be split into: 1 (run inline) below the
+/// threshold, with one thread, or inside a chunk; else up to chunks_per_thread per thread and
+/// none below min_chunk_bytes.
+inline std::size_t chunk_count(std::size_t bytes) noexcept {
+  if (bytes < parallel_threshold_bytes || in_parallel_region) return 1;
+  const std::size_t threads = parallel_state().threads();
+  if (threads <= 1) return 1;
+  const std::size_t most =
+      threads > SIZE_MAX / chunks_per_thread ? SIZE_MAX : threads * chunks_per_thread;
+  return std::clamp<std::size_t>(bytes / min_chunk_bytes, 2, most);
+}
+
+/// Runs run_chunk(0) ... run_chunk(chunks - 1), each exactly once, possibly at the same time on
+/// several threads; returns when all have returned. Inline when chunks < 2, inside a chunk, with
+/// one thread, or while another thread has the pool. run_chunk must not throw.
+template <class F>
+void parallel_for(std::size_t chunks, F&& run_chunk) {
+  auto serial = [&] {
+    for (std::size_t i = 0; i < chunks; ++i) run_chunk(i);
+  };
+  if (chunks < 2 || in_parallel_region) return serial();
+  ParallelState& state = parallel_state();
+  if (const auto executor = state.executor()) {
+    auto in_region = [&](std::size_t i) {
+      const RegionGuard region;
+      run_chunk(i);
+    };
+    return (*executor)(chunks, ChunkRunner(in_region));
+  }
+  const std::size_t threads = state.threads();
+  if (threads <= 1) return serial();
+  if (!state.pool().try_run(chunks, std::min(threads, chunks) - 1, ChunkRunner(run_chunk)))
+    serial();
+}
+
+}  // namespace strided::detail

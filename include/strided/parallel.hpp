@@ -1,0 +1,33 @@
+// Control of the threads that materialise large tensors: contiguous(), copy_to, host_slice, casts
+// and stack / concat / stack_samples / concat_batches split work of 256 KiB or more into chunks
+// and run them on a pool of worker threads owned by the library (or on the application's own
+// executor). Results are the same bytes for every thread count. docs/performance.md ("Threads")
+// has the figures; docs/semantics.md ("Threads and fork") the rules.
+#pragma once
+
+#include <cstddef>
+#include <utility>
+
+#include "strided/detail/parallel/pool.hpp"
+
+namespace strided {
+
+/// Sets how many threads (the caller included) large copies may use; 1 turns the pool off (no
+/// thread is ever started), 0 restores the default, std::thread::hardware_concurrency(). The
+/// process starts with STRIDED_NUM_THREADS when it is a positive integer. Takes effect at the next
+/// copy: copies already running finish with the count they started with. Workers already started
+/// stay asleep when the count goes down.
+inline void set_num_threads(std::size_t n) noexcept { detail::parallel_state().set_threads(n); }
+
+/// The thread count large copies use now (>= 1).
+inline std::size_t num_threads() noexcept { return detail::parallel_state().threads(); }
+
+/// Runs the chunks of every large copy on `executor` instead of the library's pool (an empty
+/// function restores the pool), so that an application with TBB, OpenMP or its own pool has one
+/// set of threads. How many chunks a copy is cut into still follows num_threads(). A copy made
+/// inside a chunk runs inline.
+inline void set_parallel_executor(ParallelExecutor executor) {
+  detail::parallel_state().set_executor(std::move(executor));
+}
+
+}  // namespace strided
