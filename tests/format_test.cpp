@@ -4,6 +4,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -91,9 +92,17 @@ std::vector<std::string> split(const std::string& line) {
 template <class N>
 N parse(const std::string& text) {
   N value{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size())
-    FAIL("cannot parse number '" << text << "'");
+  if constexpr (std::is_floating_point_v<N>) {
+    // strtod (the test runs in the "C" locale): libc++ before 20 lacks from_chars for floats.
+    char* end = nullptr;
+    value = static_cast<N>(std::strtod(text.c_str(), &end));
+    if (text.empty() || end != text.c_str() + text.size())
+      FAIL("cannot parse number '" << text << "'");
+  } else {
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size())
+      FAIL("cannot parse number '" << text << "'");
+  }
   return value;
 }
 

@@ -29,6 +29,7 @@
 #include "strided/detail/parallel/pool.hpp"
 #include "strided/detail/simd/cast_avx2.hpp"
 #include "strided/detail/simd/cast_avx512.hpp"
+#include "strided/detail/simd/cast_neon.hpp"
 #include "strided/detail/simd/isa.hpp"
 #include "strided/element.hpp"
 #include "strided/half.hpp"
@@ -207,6 +208,11 @@ void cast_contiguous(const From* src, To* dst, std::size_t n) noexcept {
         if (isa == Isa::avx512) return cast_avx512::run(src, dst, n);
       }
       if (isa != Isa::scalar) return cast_avx2::run(src, dst, n);
+    }
+#endif
+#if STRIDED_NEON
+    if constexpr (requires { cast_neon::run(src, dst, n); }) {
+      if (active_isa() == Isa::neon) return cast_neon::run(src, dst, n);
     }
 #endif
     cast_impl::scalar_loop(src, dst, n);

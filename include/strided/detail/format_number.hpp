@@ -6,10 +6,13 @@
 #include <cmath>
 #include <concepts>
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <type_traits>
 
+#include "strided/detail/parse_float.hpp"
 #include "strided/element.hpp"
 #include "strided/half.hpp"
 
@@ -78,10 +81,10 @@ void append_shortest_half(std::string& out, H v) {
     const auto [end, ec] =
         std::to_chars(buf, buf + sizeof buf, f, std::chars_format::scientific, digits);
     if (ec != std::errc()) break;
-    float back = 0;
-    const auto parsed = std::from_chars(buf, end, back);
-    if (parsed.ec == std::errc() && H(back).bits() == v.bits()) {
-      append_shortest(out, back);
+    // parse_float, not std::from_chars<float>: libc++ before 20 lacks the latter.
+    const std::optional<float> back = parse_float(std::string_view(buf, end));
+    if (back && H(*back).bits() == v.bits()) {
+      append_shortest(out, *back);
       return;
     }
   }

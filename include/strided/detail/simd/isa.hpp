@@ -3,6 +3,8 @@
 // Kernels are compiled for several levels with [[gnu::target]] and picked here at run time, so a
 // binary built without -march=native still uses AVX-512 where the CPU has it. The level can be
 // forced lower with STRIDED_ISA=scalar|avx2|avx512 (read once) or, in tests, with ScopedIsa.
+// On aarch64 the levels are scalar and neon (Advanced SIMD, which every aarch64 CPU has, so it
+// needs neither a probe nor a target attribute); STRIDED_ISA=scalar forces the scalar paths.
 #pragma once
 
 #include <atomic>
@@ -17,18 +19,35 @@
 #define STRIDED_X86 0
 #endif
 
+#if defined(__aarch64__) && defined(__ARM_NEON)
+#define STRIDED_NEON 1
+#else
+#define STRIDED_NEON 0
+#endif
+
 namespace strided::detail {
 
-/// Instruction-set levels, ordered: a level implies every lower one.
-/// `avx2` means AVX2 + FMA + F16C; `avx512` means AVX-512 F, BW, DQ and VL.
+/// Instruction-set levels of this architecture, ordered: a level implies every lower one.
+/// x86: `avx2` means AVX2 + FMA + F16C; `avx512` means AVX-512 F, BW, DQ and VL.
+/// aarch64: `neon` means Advanced SIMD with its f16 conversions (both part of ARMv8-A).
+/// Each architecture names only its own levels, so that tests can walk them as 0, 1, ...
+#if STRIDED_NEON
+enum class Isa : int { scalar = 0, neon = 1 };
+#else
 enum class Isa : int { scalar = 0, avx2 = 1, avx512 = 2 };
+#endif
 
 constexpr std::string_view isa_name(Isa isa) noexcept {
   switch (isa) {
+#if STRIDED_NEON
+    case Isa::neon:
+      return "neon";
+#else
     case Isa::avx2:
       return "avx2";
     case Isa::avx512:
       return "avx512";
+#endif
     default:
       return "scalar";
   }
@@ -68,6 +87,8 @@ inline CpuFeatures probe() noexcept {
   if (__get_cpuid_count(7, 1, &a1, &b1, &c1, &d1) != 0) f.avx512_bf16 = (a1 & (1u << 5)) != 0;
   return f;
 }
+#elif STRIDED_NEON
+inline CpuFeatures probe() noexcept { return {Isa::neon}; }
 #else
 inline CpuFeatures probe() noexcept { return {}; }
 #endif
@@ -77,12 +98,13 @@ inline Isa from_env(Isa detected) noexcept {
   if (env == nullptr) return detected;
   const std::string_view v(env);
   Isa wanted = detected;
-  if (v == "scalar")
-    wanted = Isa::scalar;
-  else if (v == "avx2")
-    wanted = Isa::avx2;
-  else if (v == "avx512")
-    wanted = Isa::avx512;
+  if (v == "scalar") wanted = Isa::scalar;
+#if STRIDED_NEON
+  if (v == "neon") wanted = Isa::neon;
+#else
+  if (v == "avx2") wanted = Isa::avx2;
+  if (v == "avx512") wanted = Isa::avx512;
+#endif
   // A level the CPU lacks cannot be forced: fall back to the best one it has.
   return static_cast<int>(wanted) < static_cast<int>(detected) ? wanted : detected;
 }
@@ -108,7 +130,11 @@ inline Isa active_isa() noexcept {
 
 /// Whether AVX-512 BF16 instructions may be used at the active level.
 inline bool use_avx512_bf16() noexcept {
+#if STRIDED_NEON
+  return false;
+#else
   return active_isa() == Isa::avx512 && cpu_features().avx512_bf16;
+#endif
 }
 
 /// Forces a level for the lifetime of the object (tests and benchmarks only; not thread-safe

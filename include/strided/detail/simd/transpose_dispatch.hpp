@@ -9,6 +9,7 @@
 //            (lanes), else   (lanes), else      or 16 x 8 (only  else the avx2
 //            SSE2 16x16      AVX-512 16x16      8 rows: WJ x WI) kernels
 //                            else SSE2 8x8      else AVX2 8x8
+//   neon     NEON 16x16      NEON 8x8           NEON 4x4         NEON 2x2      (aarch64)
 // Other sizes use the scalar kernels at every level (see transpose_scalar.hpp). When a tile side
 // is shorter than the level's edge, the next narrower kernel is used.
 #pragma once
@@ -19,6 +20,7 @@
 #include "strided/detail/simd/isa.hpp"
 #include "strided/detail/simd/transpose_avx2.hpp"
 #include "strided/detail/simd/transpose_avx512.hpp"
+#include "strided/detail/simd/transpose_neon.hpp"
 #include "strided/detail/simd/transpose_scalar.hpp"
 #include "strided/detail/simd/transpose_sse2.hpp"
 
@@ -68,6 +70,14 @@ inline TileKernel tile_kernel(std::size_t es, std::size_t max_i, std::size_t max
     if (es == 2 && max_w >= 8) return {&transpose_tile_sse2_u16, 8, 8};
     if (es == 4 && max_w >= 8) return {&transpose_tile_avx2_square<4>, 8, 8};
     if (es == 8 && max_w >= 4) return {&transpose_tile_avx2_square<8>, 4, 4};
+  }
+#endif
+#if STRIDED_NEON
+  if (active_isa() == Isa::neon && es <= 8 && (es & (es - 1)) == 0 && max_w >= 16 / es) {
+    if (es == 1) return {&transpose_tile_neon<1>, 16, 16};
+    if (es == 2) return {&transpose_tile_neon<2>, 8, 8};
+    if (es == 4) return {&transpose_tile_neon<4>, 4, 4};
+    return {&transpose_tile_neon<8>, 2, 2};
   }
 #endif
   return scalar_tile_kernel(es, max_w);

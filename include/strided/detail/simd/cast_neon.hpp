@@ -1,0 +1,227 @@
+// NEON cast kernels (aarch64). Each `run` overload is bit-identical to detail::cast_value
+// (design §5) under the default floating-point environment, which on aarch64 means FPCR with
+// round-to-nearest, FZ = 0 (subnormals kept), DN = 0 (NaN payloads propagated) and AHP = 0
+// (IEEE half precision): then the hardware conversions quiet a NaN and keep its sign and leading
+// payload bits, as the reference does. Tests compare the kernels with cast_value.
+//
+// float → integer uses fcvtzs/fcvtzu, which already truncate, saturate and send NaN to 0 (Rust
+// `as`); the narrower integers then saturate again while narrowing (sqxtn/uqxtn), which is a
+// clamp. bf16 rounding is integer arithmetic on the bit pattern, as in the x86 kernels.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "strided/detail/simd/isa.hpp"
+#include "strided/half.hpp"
+
+#if STRIDED_NEON
+#include <arm_neon.h>
+
+namespace strided::detail::cast_neon {
+
+// Each kernel converts `step` elements per block; `block` loads, converts and stores. vld1/vst1
+// need no more than element alignment, so the pointers may be anywhere a T may be.
+inline float32x4_t load4(const float* p) { return vld1q_f32(p); }
+inline uint32x4_t load4u(const float* p) {
+  return vld1q_u32(reinterpret_cast<const std::uint32_t*>(p));
+}
+template <class H>
+inline uint16x8_t load8h(const H* p) {
+  return vld1q_u16(reinterpret_cast<const std::uint16_t*>(p));
+}
+template <class H>
+inline void store8h(H* p, uint16x8_t v) {
+  vst1q_u16(reinterpret_cast<std::uint16_t*>(p), v);
+}
+inline void store4(float* p, float32x4_t v) { vst1q_f32(p, v); }
+inline void store4u(float* p, uint32x4_t v) { vst1q_u32(reinterpret_cast<std::uint32_t*>(p), v); }
+
+struct F32ToF16 {
+  using Src = float;
+  using Dst = f16;
+  static constexpr std::size_t step = 8;
+  static void block(const Src* s, Dst* d) {
+    const float16x8_t h = vcvt_high_f16_f32(vcvt_f16_f32(load4(s)), load4(s + 4));
+    store8h(d, vreinterpretq_u16_f16(h));
+  }
+};
+
+struct F16ToF32 {
+  using Src = f16;
+  using Dst = float;
+  static constexpr std::size_t step = 8;
+  static void block(const Src* s, Dst* d) {
+    const float16x8_t h = vreinterpretq_f16_u16(load8h(s));
+    store4(d, vcvt_f32_f16(vget_low_f16(h)));
+    store4(d + 4, vcvt_high_f32_f16(h));
+  }
+};
+
+/// Round to nearest even on the bit pattern: add 0x7fff plus the lowest kept bit, keep the top
+/// half. NaNs instead keep their top half with the quiet bit set. Returns 4 values, narrowed.
+inline uint16x4_t bf16_round4(uint32x4_t x) {
+  const uint32x4_t lsb = vandq_u32(vshrq_n_u32(x, 16), vdupq_n_u32(1));
+  const uint32x4_t rounded = vaddq_u32(vaddq_u32(x, vdupq_n_u32(0x7fff)), lsb);
+  const uint32x4_t magnitude = vandq_u32(x, vdupq_n_u32(0x7fffffff));
+  const uint32x4_t is_nan = vcgtq_u32(magnitude, vdupq_n_u32(0x7f800000));
+  const uint32x4_t quiet = vorrq_u32(x, vdupq_n_u32(0x00400000));
+  return vshrn_n_u32(vbslq_u32(is_nan, quiet, rounded), 16);
+}
+
+struct F32ToBf16 {
+  using Src = float;
+  using Dst = bf16;
+  static constexpr std::size_t step = 8;
+  static void block(const Src* s, Dst* d) {
+    store8h(d, vcombine_u16(bf16_round4(load4u(s)), bf16_round4(load4u(s + 4))));
+  }
+};
+
+/// bf16 → f32 is a shift; a NaN is then quieted, as every float → float cast does.
+inline uint32x4_t bf16_widen4(uint16x4_t h) {
+  const uint32x4_t x = vshll_n_u16(h, 16);
+  const uint32x4_t magnitude = vandq_u32(x, vdupq_n_u32(0x7fffffff));
+  const uint32x4_t is_nan = vcgtq_u32(magnitude, vdupq_n_u32(0x7f800000));
+  return vorrq_u32(x, vandq_u32(is_nan, vdupq_n_u32(0x00400000)));
+}
+
+struct Bf16ToF32 {
+  using Src = bf16;
+  using Dst = float;
+  static constexpr std::size_t step = 8;
+  static void block(const Src* s, Dst* d) {
+    const uint16x8_t h = load8h(s);
+    store4u(d, bf16_widen4(vget_low_u16(h)));
+    store4u(d + 4, bf16_widen4(vget_high_u16(h)));
+  }
+};
+
+struct F32ToF64 {
+  using Src = float;
+  using Dst = double;
+  static constexpr std::size_t step = 4;
+  static void block(const Src* s, Dst* d) {
+    const float32x4_t v = load4(s);
+    vst1q_f64(d, vcvt_f64_f32(vget_low_f32(v)));
+    vst1q_f64(d + 2, vcvt_high_f64_f32(v));
+  }
+};
+
+struct F64ToF32 {
+  using Src = double;
+  using Dst = float;
+  static constexpr std::size_t step = 4;
+  static void block(const Src* s, Dst* d) {
+    store4(d, vcvt_high_f32_f64(vcvt_f32_f64(vld1q_f64(s)), vld1q_f64(s + 2)));
+  }
+};
+
+struct F32ToI32 {
+  using Src = float;
+  using Dst = std::int32_t;
+  static constexpr std::size_t step = 4;
+  static void block(const Src* s, Dst* d) { vst1q_s32(d, vcvtq_s32_f32(load4(s))); }
+};
+
+/// 8 floats → 8 saturated 16-bit integers.
+inline int16x8_t f32_to_s16(const float* s) {
+  return vcombine_s16(vqmovn_s32(vcvtq_s32_f32(load4(s))), vqmovn_s32(vcvtq_s32_f32(load4(s + 4))));
+}
+inline uint16x8_t f32_to_u16(const float* s) {
+  return vcombine_u16(vqmovn_u32(vcvtq_u32_f32(load4(s))), vqmovn_u32(vcvtq_u32_f32(load4(s + 4))));
+}
+
+struct F32ToI8 {
+  using Src = float;
+  using Dst = std::int8_t;
+  static constexpr std::size_t step = 16;
+  static void block(const Src* s, Dst* d) {
+    vst1q_s8(d, vcombine_s8(vqmovn_s16(f32_to_s16(s)), vqmovn_s16(f32_to_s16(s + 8))));
+  }
+};
+
+struct F32ToU8 {
+  using Src = float;
+  using Dst = std::uint8_t;
+  static constexpr std::size_t step = 16;
+  static void block(const Src* s, Dst* d) {
+    vst1q_u8(d, vcombine_u8(vqmovn_u16(f32_to_u16(s)), vqmovn_u16(f32_to_u16(s + 8))));
+  }
+};
+
+/// 8 16-bit integers → 8 floats (exact: they fit in the mantissa).
+inline void s16_to_f32(int16x8_t v, float* d) {
+  store4(d, vcvtq_f32_s32(vmovl_s16(vget_low_s16(v))));
+  store4(d + 4, vcvtq_f32_s32(vmovl_high_s16(v)));
+}
+
+struct I8ToF32 {
+  using Src = std::int8_t;
+  using Dst = float;
+  static constexpr std::size_t step = 16;
+  static void block(const Src* s, Dst* d) {
+    const int8x16_t bytes = vld1q_s8(s);
+    s16_to_f32(vmovl_s8(vget_low_s8(bytes)), d);
+    s16_to_f32(vmovl_high_s8(bytes), d + 8);
+  }
+};
+
+/// Zero-extended bytes (0-255) are non-negative 16-bit integers: the signed path serves.
+struct U8ToF32 {
+  using Src = std::uint8_t;
+  using Dst = float;
+  static constexpr std::size_t step = 16;
+  static void block(const Src* s, Dst* d) {
+    const uint8x16_t bytes = vld1q_u8(s);
+    s16_to_f32(vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(bytes))), d);
+    s16_to_f32(vreinterpretq_s16_u16(vmovl_high_u8(bytes)), d + 8);
+  }
+};
+
+struct I32ToF32 {
+  using Src = std::int32_t;
+  using Dst = float;
+  static constexpr std::size_t step = 4;
+  static void block(const Src* s, Dst* d) { store4(d, vcvtq_f32_s32(vld1q_s32(s))); }
+};
+
+/// Runs kernel K over n elements: full blocks, then the last `n % step` through a zero-padded
+/// block on the stack.
+template <class K>
+void drive(const typename K::Src* s, typename K::Dst* d, std::size_t n) noexcept {
+  std::size_t i = 0;
+  for (; i + K::step <= n; i += K::step) K::block(s + i, d + i);
+  if (i == n) return;
+  typename K::Src in[K::step] = {};
+  typename K::Dst out[K::step];
+  std::memcpy(static_cast<void*>(in), s + i, (n - i) * sizeof(*s));  // f16 is not "trivial" to GCC
+  K::block(in, out);
+  std::memcpy(static_cast<void*>(d + i), out, (n - i) * sizeof(*d));
+}
+
+inline void run(const float* s, f16* d, std::size_t n) noexcept { drive<F32ToF16>(s, d, n); }
+inline void run(const f16* s, float* d, std::size_t n) noexcept { drive<F16ToF32>(s, d, n); }
+inline void run(const float* s, bf16* d, std::size_t n) noexcept { drive<F32ToBf16>(s, d, n); }
+inline void run(const bf16* s, float* d, std::size_t n) noexcept { drive<Bf16ToF32>(s, d, n); }
+inline void run(const float* s, double* d, std::size_t n) noexcept { drive<F32ToF64>(s, d, n); }
+inline void run(const double* s, float* d, std::size_t n) noexcept { drive<F64ToF32>(s, d, n); }
+inline void run(const float* s, std::int32_t* d, std::size_t n) noexcept {
+  drive<F32ToI32>(s, d, n);
+}
+inline void run(const float* s, std::int8_t* d, std::size_t n) noexcept { drive<F32ToI8>(s, d, n); }
+inline void run(const float* s, std::uint8_t* d, std::size_t n) noexcept {
+  drive<F32ToU8>(s, d, n);
+}
+inline void run(const std::int8_t* s, float* d, std::size_t n) noexcept { drive<I8ToF32>(s, d, n); }
+inline void run(const std::uint8_t* s, float* d, std::size_t n) noexcept {
+  drive<U8ToF32>(s, d, n);
+}
+inline void run(const std::int32_t* s, float* d, std::size_t n) noexcept {
+  drive<I32ToF32>(s, d, n);
+}
+
+}  // namespace strided::detail::cast_neon
+
+#endif  // STRIDED_NEON
