@@ -20,7 +20,7 @@ using strided::Tensor;
 namespace {
 
 template <class T>
-Tensor<T> iota(const Shape& shape, int scale = 1) {
+Tensor<T> iota(const Shape& shape, std::size_t scale = 1) {
   std::size_t n = 1;
   for (std::size_t e : shape) n *= e;
   std::vector<T> v(n);
@@ -65,7 +65,7 @@ template <class T>
 Tensor<T> random_view(std::mt19937& rng, std::size_t rank, std::size_t max_extent) {
   Shape shape;
   for (std::size_t k = 0; k < rank; ++k) shape.push_back(1 + rng() % max_extent);
-  Tensor<T> t = iota<T>(shape, 1 + static_cast<int>(rng() % 7));
+  Tensor<T> t = iota<T>(shape, 1 + rng() % 7);
   if (rank > 1) {
     Shape perm;
     for (std::size_t k = 0; k < rank; ++k) perm.push_back(k);
@@ -98,7 +98,7 @@ Shape broadcastable_from(std::mt19937& rng, const Shape& target) {
 template <class T>
 Tensor<T> view_of_shape(std::mt19937& rng, const Shape& shape) {
   // Built transposed and transposed back when possible, so the view is not contiguous.
-  Tensor<T> t = iota<T>(shape, 1 + static_cast<int>(rng() % 5));
+  Tensor<T> t = iota<T>(shape, 1 + rng() % 5);
   if (shape.size() >= 2 && rng() % 2 == 0) {
     Shape swapped = shape;
     std::swap(swapped[0], swapped[shape.size() - 1]);
