@@ -1,7 +1,8 @@
 # Included at the end of examples/CMakeLists.txt (after the per-file example targets exist):
 #   - example.<name>.output: <name>'s output equals examples/expected/<name>.txt (the text
 #     docs/examples.md quotes), run in its own directory (examples may write files there);
-#   - example.<name>.python: the Python halves of numpy_exchange and dlpack_torch (their output
+#   - example.<name>.python: the Python halves of numpy_exchange, dlpack_torch and
+#     normalize_images (their output
 #     compared with examples/expected/<name>_py.txt), run with a Python 3 that has NumPy
 #     (and PyTorch for dlpack_torch): STRIDED_PYTHON when set, else /usr/bin/python3 or the
 #     python3 on PATH. Without one they show as SKIPPED.
@@ -83,5 +84,16 @@ if(TARGET dlpack_torch)
     set_tests_properties(example.dlpack_torch.python PROPERTIES LABELS "example;python")
   else()
     strided_example_python_skip(example.dlpack_torch.python "a Python 3 with torch")
+  endif()
+endif()
+
+if(TARGET normalize_images)
+  strided_example_python(_torch_np_python "numpy, torch")
+  if(_torch_np_python)
+    strided_example_python_test(normalize_images "${_torch_np_python}"
+                                "$<TARGET_FILE:normalize_images>")
+    set_tests_properties(example.normalize_images.python PROPERTIES LABELS "example;python")
+  else()
+    strided_example_python_skip(example.normalize_images.python "a Python 3 with numpy and torch")
   endif()
 endif()

@@ -28,6 +28,7 @@
 #include "catch_shim.hpp"
 #include "strided/batch.hpp"
 #include "strided/io/npy.hpp"
+#include "strided/map.hpp"
 #include "strided/tensor.hpp"
 #if defined(STRIDED_HAVE_NLOHMANN_JSON)
 #include "strided/io/safetensors.hpp"
@@ -457,4 +458,39 @@ TEST_CASE("allocation failure: the out-of-memory messages", "[alloc]") {
   CHECK(loaded.error().kind() == IoErrorKind::shape);
   // The innermost guarded function names itself: the header parser ran out first.
   CHECK(loaded.error().message() == "parse_npy_header: <memory>: parse_npy_header: out of memory");
+}
+
+TEST_CASE("allocation failure: map and zip_with report allocation_failed before calling f",
+          "[alloc][map]") {
+  // A transposed view (copied through scratch) and a rank-7 broadcast (a Shape on the heap).
+  const Tensor<float> t = matrix(300, 200).transpose(0, 1).value();
+  const Tensor<float> mean = Tensor<float>::from_vector({1, 2, 3}, {3, 1, 1, 1, 1, 1}).value();
+  const Tensor<float> big = Tensor<float>::zeros({2, 3, 1, 2, 1, 2, 4}).value();
+  long calls_in_failed_runs = 0;
+  auto counted = [&](float v) {
+    if (g_failed) ++calls_in_failed_runs;
+    return v * 2;
+  };
+  auto add = [&](float x, float y) {
+    if (g_failed) ++calls_in_failed_runs;
+    return x + y;
+  };
+  CHECK_EVERY_K([&] { return classify(strided::map(t, counted)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(strided::zip_with(add, t, t)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(strided::zip_with(add, big, mean)); }, kResult);
+  // A run whose allocation failed but still succeeded did so through a fallback, and there f
+  // may run; every run that reported allocation_failed returned before f was called.
+  g_count = 0;
+  for (long k = 1;; ++k) {
+    g_failed = false;
+    calls_in_failed_runs = 0;
+    g_count = 0;
+    g_fail_at = k;
+    const auto r = strided::zip_with(add, t, t);
+    g_fail_at = 0;
+    if (!g_failed) break;
+    if (r) continue;  // the copy engine's optional scratch failed: it fell back
+    CHECK(r.error().kind() == ShapeErrorKind::allocation_failed);
+    CHECK(calls_in_failed_runs == 0);
+  }
 }

@@ -1,0 +1,112 @@
+// Element-wise functions over any views: map (one input) and zip_with (any number of inputs of
+// any element types, broadcast together by NumPy's rules), each one pass into a new row-major
+// tensor. The engine is strided/detail/zip.hpp; the run walker for hand-written kernels is
+// strided/runs.hpp.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "strided/detail/buffer.hpp"
+#include "strided/detail/zip.hpp"
+#include "strided/element.hpp"
+#include "strided/error.hpp"
+#include "strided/layout.hpp"
+#include "strided/result.hpp"
+#include "strided/runs.hpp"
+#include "strided/tensor.hpp"
+
+namespace strided {
+
+/// The element type zip_with(f, Tensor<T>...) produces: what `f` returns for elements of T...
+template <class F, class... T>
+using zip_result_t = std::remove_cvref_t<std::invoke_result_t<F&, const T&...>>;
+
+namespace detail {
+
+/// NumPy's common shape of every input, or broadcast_incompatible naming the common shape of the
+/// inputs before the first one that does not fit, and that input's shape.
+template <class... T>
+Result<Shape> common_shape(const char* op, const Tensor<T>&... in) {
+  Result<Shape> common = Shape{};
+  auto fold = [&](const Shape& next) {
+    if (!common) return;
+    auto joined = broadcast_shape(*common, next);
+    if (!joined && joined.error().kind() == ShapeErrorKind::broadcast_incompatible)
+      common = ShapeError::broadcast_incompatible(op, *common, next);
+    else if (!joined)
+      common = joined.error().in(op);
+    else
+      common = std::move(*joined);
+  };
+  (fold(in.shape()), ...);
+  return common;
+}
+
+template <class R, class F, class... T>
+Result<Tensor<R>> zip_apply(const char* op, F& f, const Tensor<T>&... in) {
+  return guard_allocations(op, [&]() -> Result<Tensor<R>> {
+    auto shape = common_shape(op, in...);
+    if (!shape) return shape.error();
+    auto layout = Layout::contiguous(*shape);
+    if (!layout) return layout.error().in(op);
+    std::array<Layout, sizeof...(T)> views{};
+    std::size_t i = 0;
+    for (Result<Layout> v : {in.layout().broadcast_to(*shape)...}) {
+      if (!v) return v.error().in(op);
+      views[i++] = std::move(*v);
+    }
+    const std::size_t n = layout->numel();
+    auto out = try_allocate_buffer<R>(n);
+    if (out == nullptr) return ShapeError::allocation_failed(op, n);
+    if (n != 0) {
+      std::array<const Strides*, sizeof...(T)> strides{};
+      std::array<bool, sizeof...(T)> needs_scratch{};
+      for (std::size_t k = 0; k < views.size(); ++k) {
+        strides[k] = &views[k].strides();
+        needs_scratch[k] = !views[k].is_contiguous();
+      }
+      auto starts = [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return std::tuple<const T*...>(in.storage().get() + views[I].offset()...);
+      };
+      zip::Job<R, F, T...> job(f, out.get(), *shape, starts(std::index_sequence_for<T...>{}),
+                               strides);
+      typename zip::Job<R, F, T...>::Scratch scratch;
+      if (!job.allocate(scratch, needs_scratch)) return ShapeError::allocation_failed(op, n);
+      // Chunks are independent (disjoint output, own scratch): the parallel layer runs them
+      // on its workers, one Scratch per worker.
+      for (std::size_t c = 0; c < job.chunk_count(); ++c) job.run_chunk(c, scratch);
+    }
+    return Tensor<R>::from_shared(std::move(out), n, std::move(*layout));
+  });
+}
+
+}  // namespace detail
+
+/// `f` applied to every element of `t` (any view), in one pass, into a new row-major tensor of
+/// the same shape whose element type is what `f` returns. `f` is called once per element, in an
+/// unspecified order (and, above a size threshold, possibly from several threads): it must not
+/// depend on the order. Errors: allocation_failed when memory runs out, before `f` is called.
+template <Element T, class F>
+requires std::invocable<F&, const T&> && Element<zip_result_t<F, T>>
+    Result<Tensor<zip_result_t<F, T>>> map(const Tensor<T>& t, F&& f) {
+  return detail::zip_apply<zip_result_t<F, T>>("map", f, t);
+}
+
+/// `f(a[i], b[i], ...)` for every index i of the inputs broadcast together by NumPy's rules
+/// (trailing axes aligned; size-1 and missing axes stretched), in one pass, into a new row-major
+/// tensor. Inputs may be any views and have different element types. `f` is called once per
+/// output element, in an unspecified order (see map). Errors: broadcast_incompatible naming the
+/// common shape of the inputs so far and the first input that does not fit; allocation_failed.
+template <class F, Element... T>
+requires(sizeof...(T) >= 1) &&
+    std::invocable<F&, const T&...>&& Element<zip_result_t<F, T...>> Result<
+        Tensor<zip_result_t<F, T...>>> zip_with(F&& f, const Tensor<T>&... inputs) {
+  return detail::zip_apply<zip_result_t<F, T...>>("zip_with", f, inputs...);
+}
+
+}  // namespace strided
