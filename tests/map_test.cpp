@@ -5,6 +5,7 @@
 // injected in alloc_failure_test.cpp.
 #include "strided/map.hpp"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <random>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "catch_shim.hpp"
+#include "strided/parallel.hpp"
 
 using strided::Shape;
 using strided::ShapeErrorKind;
@@ -275,4 +277,26 @@ TEST_CASE("an output too large to allocate is allocation_failed before f runs", 
   CHECK(r.error().kind() == ShapeErrorKind::allocation_failed);
   CHECK(r.error().op() == std::string("map"));
   CHECK_FALSE(called);
+}
+
+TEST_CASE("map and zip_with on the thread pool equal the one-thread result", "[map][threads]") {
+  // 1 MiB outputs, above the parallel threshold; a transposed input takes the scratch path.
+  const auto a = iota<float>({512, 512}).transpose(0, 1).value();
+  const auto b = iota<float>({512});
+  auto f = [](float x, float y) { return x * 0.5f - y; };
+  strided::set_num_threads(1);
+  const auto serial_map = strided::map(a, [](float v) { return v * 2 + 1; }).value();
+  const auto serial_zip = strided::zip_with(f, a, b).value();
+  for (std::size_t threads : {2u, 3u, 8u}) {
+    strided::set_num_threads(threads);
+    std::atomic<std::size_t> calls{0};
+    const auto m = strided::map(a, [&calls](float v) {
+                     calls.fetch_add(1, std::memory_order_relaxed);
+                     return v * 2 + 1;
+                   }).value();
+    CHECK(calls.load() == a.numel());
+    CHECK(m.to_vector() == serial_map.to_vector());
+    CHECK(strided::zip_with(f, a, b).value().to_vector() == serial_zip.to_vector());
+  }
+  strided::set_num_threads(0);
 }

@@ -4,14 +4,21 @@
 // strided/runs.hpp.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <functional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "strided/detail/buffer.hpp"
+#include "strided/detail/parallel/pool.hpp"
 #include "strided/detail/zip.hpp"
 #include "strided/element.hpp"
 #include "strided/error.hpp"
@@ -75,11 +82,19 @@ Result<Tensor<R>> zip_apply(const char* op, F& f, const Tensor<T>&... in) {
       };
       zip::Job<R, F, T...> job(f, out.get(), *shape, starts(std::index_sequence_for<T...>{}),
                                strides);
-      typename zip::Job<R, F, T...>::Scratch scratch;
-      if (!job.allocate(scratch, needs_scratch)) return ShapeError::allocation_failed(op, n);
-      // Chunks are independent (disjoint output, own scratch): the parallel layer runs them
-      // on its workers, one Scratch per worker.
-      for (std::size_t c = 0; c < job.chunk_count(); ++c) job.run_chunk(c, scratch);
+      // Chunks are independent (disjoint output): the pool runs `parts` groups of them, each
+      // group with its own scratch, allocated here so that running out of memory is an error
+      // before `f` is first called. At most one group per thread bounds the scratch memory.
+      const std::size_t parts =
+          std::min({chunk_count(n * sizeof(R)), job.chunk_count(), parallel_state().threads()});
+      std::vector<typename zip::Job<R, F, T...>::Scratch> scratch(std::max<std::size_t>(parts, 1));
+      for (auto& s : scratch)
+        if (!job.allocate(s, needs_scratch)) return ShapeError::allocation_failed(op, n);
+      parallel_for(scratch.size(), [&](std::size_t p) {
+        const std::size_t first = split_point(job.chunk_count(), scratch.size(), p);
+        const std::size_t last = split_point(job.chunk_count(), scratch.size(), p + 1);
+        for (std::size_t c = first; c < last; ++c) job.run_chunk(c, scratch[p]);
+      });
     }
     return Tensor<R>::from_shared(std::move(out), n, std::move(*layout));
   });
@@ -89,8 +104,9 @@ Result<Tensor<R>> zip_apply(const char* op, F& f, const Tensor<T>&... in) {
 
 /// `f` applied to every element of `t` (any view), in one pass, into a new row-major tensor of
 /// the same shape whose element type is what `f` returns. `f` is called once per element, in an
-/// unspecified order (and, above a size threshold, possibly from several threads): it must not
-/// depend on the order. Errors: allocation_failed when memory runs out, before `f` is called.
+/// unspecified order and, above the parallel threshold (256 KiB of output), from several threads
+/// at once: it must not depend on the order and must be safe to call concurrently (as for
+/// std::execution::par). Errors: allocation_failed when memory runs out, before `f` is called.
 template <Element T, class F>
 requires std::invocable<F&, const T&> && Element<zip_result_t<F, T>>
     Result<Tensor<zip_result_t<F, T>>> map(const Tensor<T>& t, F&& f) {

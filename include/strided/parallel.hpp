@@ -5,6 +5,10 @@
 // has the figures; docs/semantics.md ("Threads and fork") the rules.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <cstddef>
 #include <utility>
 

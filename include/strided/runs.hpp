@@ -3,6 +3,10 @@
 // element.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <array>
 #include <cstddef>
 

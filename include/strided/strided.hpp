@@ -1,7 +1,7 @@
 // Everything in strided that needs nothing but the standard library: tensors, views, casts,
-// printing, batches, the buffer cache and .npy files. The headers that need a third-party
-// library stay opt-in: <strided/format.hpp> (fmt), <strided/io/safetensors.hpp> (nlohmann_json),
-// <strided/interop/dlpack.hpp> (dlpack).
+// printing, batches, map/zip_with, threads, the buffer cache and .npy files. The headers that need
+// a third-party library stay opt-in: <strided/format.hpp> (fmt), <strided/io/safetensors.hpp>
+// (nlohmann_json), <strided/interop/dlpack.hpp> (dlpack).
 #pragma once
 
 // clang-format off
@@ -17,7 +17,10 @@
 #include "strided/io/npy.hpp"
 #include "strided/layout.hpp"
 #include "strided/layout_views.hpp"
+#include "strided/map.hpp"
+#include "strided/parallel.hpp"
 #include "strided/result.hpp"
+#include "strided/runs.hpp"
 #include "strided/shape.hpp"
 #include "strided/tensor.hpp"
 #include "strided/values.hpp"
