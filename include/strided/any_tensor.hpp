@@ -37,7 +37,8 @@ class AnyTensor {
   /// Holds `t` (no copy of its elements). Implicit, so that a Tensor<T> passes where an
   /// AnyTensor is expected.
   template <BuiltinElement T>
-  AnyTensor(Tensor<T> t) noexcept : v_(std::move(t)) {}  // NOLINT(google-explicit-constructor)
+  AnyTensor(Tensor<T> t) noexcept
+      : v_(std::in_place_type<Tensor<T>>, std::move(t)) {}  // NOLINT(google-explicit-constructor)
 
   /// @name Filled tensors of a runtime dtype (as Tensor<T>::zeros / ones)
   ///@{
@@ -188,6 +189,8 @@ class AnyTensor {
   /// Both tensors broadcast to their common shape; their dtypes may differ.
   Result<std::pair<AnyTensor, AnyTensor>> broadcast_with(const AnyTensor& other) const {
     auto common = broadcast_shape(shape(), other.shape());
+    if (!common && common.error().kind() != ShapeErrorKind::broadcast_incompatible)
+      return common.error();
     if (!common)
       return ShapeError::broadcast_incompatible("broadcast_with", shape(), other.shape());
     auto a = broadcast_to(*common);
