@@ -188,16 +188,10 @@ class AnyTensor {
   }
   /// Both tensors broadcast to their common shape; their dtypes may differ.
   Result<std::pair<AnyTensor, AnyTensor>> broadcast_with(const AnyTensor& other) const {
-    auto common = broadcast_shape(shape(), other.shape());
-    if (!common && common.error().kind() != ShapeErrorKind::broadcast_incompatible)
-      return common.error();
-    if (!common)
-      return ShapeError::broadcast_incompatible("broadcast_with", shape(), other.shape());
-    auto a = broadcast_to(*common);
-    if (!a) return std::move(a).error();
-    auto b = other.broadcast_to(*common);
-    if (!b) return std::move(b).error();
-    return std::pair<AnyTensor, AnyTensor>(std::move(*a), std::move(*b));
+    return detail::guard_allocations("broadcast_with",
+                                     [&]() -> Result<std::pair<AnyTensor, AnyTensor>> {
+                                       return detail::broadcast_pair(*this, other);
+                                     });
   }
   ///@}
 
@@ -223,10 +217,7 @@ class AnyTensor {
   using Variant = typename detail::any_tensor_variant<detail::builtin_element_types>::type;
 
   template <class T>
-  static Result<AnyTensor> lift(Result<Tensor<T>> r) {
-    if (!r) return std::move(r).error();
-    return AnyTensor(std::move(*r));
-  }
+  static Result<AnyTensor> lift(Result<Tensor<T>> r);
 
   template <class F>
   Result<AnyTensor> map(F&& view) const {
@@ -246,6 +237,14 @@ class AnyTensor {
 
   Variant v_;
 };
+
+// Defined after the class: clang rejects a member template used in the class body's lambdas
+// before its in-class definition (-Wundefined-inline).
+template <class T>
+Result<AnyTensor> AnyTensor::lift(Result<Tensor<T>> r) {
+  if (!r) return std::move(r).error();
+  return AnyTensor(std::move(*r));
+}
 
 /// True when `a` and `b` hold the same dtype and shape and equal elements (as the typed equal).
 /// Tensors of different dtypes are never equal: compare after cast() to mean value equality.

@@ -129,6 +129,7 @@ struct Imported {
   std::string dtype;  // the element type's name
 };
 std::map<long long, Imported> g_imports;
+long long g_next_import = 1;
 
 // Records an imported tensor for the getters below; returns its handle.
 template <class T>
@@ -146,7 +147,6 @@ long long record_import(const Tensor<T>& t) {
   g_imports.emplace(id, std::move(imp));
   return id;
 }
-long long g_next_import = 1;
 
 }  // namespace
 
@@ -158,8 +158,9 @@ long long strided_export_deletes() { return g_export_deletes; }
 long long strided_import_deletes() { return g_import_deletes; }
 unsigned long long strided_last_export_address() { return g_last_export; }
 
-/// A "dltensor" capsule over view `view` of a fresh counted tensor of `dtype`; NULL on error.
-PyObject* strided_export(const char* dtype, const char* view) {
+/// A "dltensor" capsule over view `view` of a fresh counted tensor of `dtype`, exported by the
+/// typed to_dlpack or (through_any) by to_dlpack(const AnyTensor&); NULL on error.
+static PyObject* export_capsule(const char* dtype, const char* view, bool through_any) {
   DLManagedTensor* m = nullptr;
   const bool known = with_dtype(dtype, [&](auto tag) {
     using T = decltype(tag);
@@ -168,7 +169,7 @@ PyObject* strided_export(const char* dtype, const char* view) {
       g_last_error = t.error().message();
       return;
     }
-    m = to_dlpack(*t);
+    m = through_any ? to_dlpack(AnyTensor(*t)) : to_dlpack(*t);
     g_last_export = reinterpret_cast<std::uintptr_t>(m->dl_tensor.data);
   });
   if (!known || m == nullptr) return nullptr;
@@ -177,23 +178,11 @@ PyObject* strided_export(const char* dtype, const char* view) {
   return PyCapsule_New(m, "dltensor", &capsule_destructor);
 }
 
-/// As strided_export, exported through an AnyTensor (to_dlpack(const AnyTensor&)).
+PyObject* strided_export(const char* dtype, const char* view) {
+  return export_capsule(dtype, view, false);
+}
 PyObject* strided_export_any(const char* dtype, const char* view) {
-  DLManagedTensor* m = nullptr;
-  const bool known = with_dtype(dtype, [&](auto tag) {
-    using T = decltype(tag);
-    auto t = make_view<T>(view);
-    if (!t) {
-      g_last_error = t.error().message();
-      return;
-    }
-    m = to_dlpack(AnyTensor(*t));
-    g_last_export = reinterpret_cast<std::uintptr_t>(m->dl_tensor.data);
-  });
-  if (!known || m == nullptr) return nullptr;
-  g_export_deleters[m] = m->deleter;
-  m->deleter = &counting_export_deleter;
-  return PyCapsule_New(m, "dltensor", &capsule_destructor);
+  return export_capsule(dtype, view, true);
 }
 
 /// Imports a "dltensor" capsule (renaming it "used_dltensor", as consumers do) as a tensor of
