@@ -31,6 +31,19 @@ struct any_tensor_variant<type_list<Ts...>> {
 };
 }  // namespace detail
 
+class AnyTensor;
+
+namespace detail {
+/// A typed result as an AnyTensor result. A lambda, not a function template: clang (14-16) does
+/// not emit a function template called only from the generic lambdas of AnyTensor's members.
+/// (`A` is AnyTensor, a parameter so that the body waits until the class is complete.)
+inline constexpr auto lift_any =
+    []<class T, class A = AnyTensor>(Result<Tensor<T>> r) -> Result<A> {
+  if (!r) return std::move(r).error();
+  return A(std::move(*r));
+};
+}  // namespace detail
+
 /// A Tensor<T> whose T is known only at run time, as a DType. Copies share the buffer.
 class AnyTensor {
  public:
@@ -46,12 +59,12 @@ class AnyTensor {
   /// Every element 0 (ones: 1).
   static Result<AnyTensor> zeros(DType dtype, const Shape& shape) {
     return visit_dtype(dtype, [&]<class T>(std::type_identity<T>) -> Result<AnyTensor> {
-      return lift(Tensor<T>::zeros(shape));
+      return detail::lift_any(Tensor<T>::zeros(shape));
     });
   }
   static Result<AnyTensor> ones(DType dtype, const Shape& shape) {
     return visit_dtype(dtype, [&]<class T>(std::type_identity<T>) -> Result<AnyTensor> {
-      return lift(Tensor<T>::ones(shape));
+      return detail::lift_any(Tensor<T>::ones(shape));
     });
   }
   ///@}
@@ -206,8 +219,9 @@ class AnyTensor {
   Result<AnyTensor> cast(DType to) const {
     return std::visit(
         [&]<class T>(const Tensor<T>& t) {
-          return visit_dtype(
-              to, [&]<class U>(std::type_identity<U>) { return lift(t.template cast<U>()); });
+          return visit_dtype(to, [&]<class U>(std::type_identity<U>) {
+            return detail::lift_any(t.template cast<U>());
+          });
         },
         v_);
   }
@@ -216,12 +230,9 @@ class AnyTensor {
  private:
   using Variant = typename detail::any_tensor_variant<detail::builtin_element_types>::type;
 
-  template <class T>
-  static Result<AnyTensor> lift(Result<Tensor<T>> r);
-
   template <class F>
   Result<AnyTensor> map(F&& view) const {
-    return std::visit([&](const auto& t) { return lift(view(t)); }, v_);
+    return std::visit([&](const auto& t) { return detail::lift_any(view(t)); }, v_);
   }
 
   template <class F>
@@ -237,14 +248,6 @@ class AnyTensor {
 
   Variant v_;
 };
-
-// Defined after the class: clang rejects a member template used in the class body's lambdas
-// before its in-class definition (-Wundefined-inline).
-template <class T>
-Result<AnyTensor> AnyTensor::lift(Result<Tensor<T>> r) {
-  if (!r) return std::move(r).error();
-  return AnyTensor(std::move(*r));
-}
 
 /// True when `a` and `b` hold the same dtype and shape and equal elements (as the typed equal).
 /// Tensors of different dtypes are never equal: compare after cast() to mean value equality.

@@ -212,17 +212,27 @@ constexpr std::optional<DType> dtype_from_dlpack(std::uint8_t code, std::uint8_t
 }
 ///@}
 
+namespace detail {
+// The i-th type of the list, by a chain of comparisons (no table of function pointers: clang
+// does not instantiate member templates called from lambdas converted in a constant table).
+template <class F, class T, class... Rest>
+constexpr decltype(auto) visit_type_at(std::size_t i, F& f, type_list<T, Rest...>) {
+  if constexpr (sizeof...(Rest) == 0) {
+    return f(std::type_identity<T>{});
+  } else {
+    if (i == 0) return f(std::type_identity<T>{});
+    return visit_type_at(i - 1, f, type_list<Rest...>{});
+  }
+}
+}  // namespace detail
+
 /// Calls `f(std::type_identity<T>{})` with the C++ type of `d` and returns what it returns
 /// (every instantiation must return the same type). The one place a runtime DType becomes a
 /// compile-time type.
 template <class F>
 constexpr decltype(auto) visit_dtype(DType d, F&& f) {
-  return [&]<class... Ts>(detail::type_list<Ts...>) -> decltype(auto) {
-    using R = decltype(f(std::type_identity<bool>{}));
-    using Call = R (*)(F&);
-    constexpr Call table[] = {+[](F& g) -> R { return g(std::type_identity<Ts>{}); }...};
-    return table[static_cast<std::size_t>(dtype_info(d).dtype)](f);
-  }(detail::builtin_element_types{});
+  return detail::visit_type_at(static_cast<std::size_t>(dtype_info(d).dtype), f,
+                               detail::builtin_element_types{});
 }
 
 /// The error of a typed access to a runtime-typed tensor: the tensor holds `actual`, the caller
