@@ -48,8 +48,9 @@ TEST_CASE("safetensors_any: every tensor of a Python-written file, with its head
     auto one = file->get_any(name);
     REQUIRE(one);
     CHECK(one->storage() == t.storage());  // zero-copy: both alias the mapping
+    const std::string key = name;  // C++20 lambdas cannot capture a structured binding (clang)
     const bool same = t.visit([&]<class T>(const Tensor<T>& typed) {
-      return strided::equal(typed, file->get<T>(name).value());
+      return strided::equal(typed, file->get<T>(key).value());
     });
     CHECK(same);
   }
