@@ -66,6 +66,29 @@ class HostSlice {
   bool borrowed_;
 };
 
+namespace detail {
+
+/// `a` and `b` broadcast to their common shape: broadcast_with of Tensor<T> and of AnyTensor.
+template <class X>
+Result<std::pair<X, X>> broadcast_pair(const X& a, const X& b) {
+  // The reference promises broadcast_incompatible from broadcast_with whichever step fails (a
+  // common shape whose strides overflow included); only exhausted memory stays itself.
+  const auto incompatible = [&](const ShapeError& e) {
+    return e.kind() == ShapeErrorKind::allocation_failed
+               ? e.in("broadcast_with")
+               : ShapeError::broadcast_incompatible("broadcast_with", a.shape(), b.shape());
+  };
+  auto common = broadcast_shape(a.shape(), b.shape());
+  if (!common) return incompatible(common.error());
+  auto x = a.broadcast_to(*common);
+  if (!x) return incompatible(x.error());
+  auto y = b.broadcast_to(*common);
+  if (!y) return incompatible(y.error());
+  return std::pair<X, X>(std::move(*x), std::move(*y));
+}
+
+}  // namespace detail
+
 /// An n-dimensional array: a shared, immutable buffer of `T` and a Layout into it. Copies share
 /// the buffer; every view (transpose, permute, narrow, reshape, broadcast) is zero-copy. A tensor
 /// never changes after construction, so tensors may be read and copied from any thread.
@@ -259,20 +282,7 @@ class Tensor {
   /// Both tensors broadcast to their common shape.
   Result<std::pair<Tensor, Tensor>> broadcast_with(const Tensor& other) const {
     return detail::guard_allocations("broadcast_with", [&]() -> Result<std::pair<Tensor, Tensor>> {
-      // The reference promises broadcast_incompatible from broadcast_with whichever step fails
-      // (a common shape whose strides overflow included); only exhausted memory stays itself.
-      const auto incompatible = [&](const ShapeError& e) {
-        return e.kind() == ShapeErrorKind::allocation_failed
-                   ? e.in("broadcast_with")
-                   : ShapeError::broadcast_incompatible("broadcast_with", shape(), other.shape());
-      };
-      auto common = broadcast_shape(shape(), other.shape());
-      if (!common) return incompatible(common.error());
-      auto a = broadcast_to(*common);
-      if (!a) return incompatible(a.error());
-      auto b = other.broadcast_to(*common);
-      if (!b) return incompatible(b.error());
-      return std::pair<Tensor, Tensor>(std::move(*a), std::move(*b));
+      return detail::broadcast_pair(*this, other);
     });
   }
 

@@ -118,30 +118,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   else
     for (std::size_t d : h->shape) CHECK(!__builtin_mul_overflow(numel, d, &numel));
   CHECK(numel * h->dtype.size == h->data_bytes);
-  const char kind = h->dtype.kind;
-  switch (h->dtype.size) {
-    case 1:
-      if (kind == 'b') check_types<bool, std::int8_t>(bytes, *h);
-      if (kind == 'i') check_types<std::int8_t, std::uint8_t>(bytes, *h);
-      if (kind == 'u') check_types<std::uint8_t, bool>(bytes, *h);
-      break;
-    case 2:
-      if (kind == 'i') check_types<std::int16_t, strided::f16>(bytes, *h);
-      if (kind == 'u') check_types<std::uint16_t, std::int16_t>(bytes, *h);
-      if (kind == 'f') check_types<strided::f16, std::uint16_t>(bytes, *h);
-      break;
-    case 4:
-      if (kind == 'i') check_types<std::int32_t, float>(bytes, *h);
-      if (kind == 'u') check_types<std::uint32_t, std::int32_t>(bytes, *h);
-      if (kind == 'f') check_types<float, std::int32_t>(bytes, *h);
-      break;
-    case 8:
-      if (kind == 'i') check_types<std::int64_t, double>(bytes, *h);
-      if (kind == 'u') check_types<std::uint64_t, std::int64_t>(bytes, *h);
-      if (kind == 'f') check_types<double, std::uint64_t>(bytes, *h);
-      break;
-    default:
-      CHECK(false);  // parse_npy_descr admits no other size
-  }
+  // parse_npy_header admits exactly the descrs the dtype registry knows.
+  const auto dtype = strided::dtype_from_npy(h->dtype.kind, h->dtype.size);
+  CHECK(dtype.has_value());
+  strided::visit_dtype(*dtype, [&]<class T>(std::type_identity<T>) {
+    using Other = std::conditional_t<std::is_same_v<T, std::int64_t>, double, std::int64_t>;
+    check_types<T, Other>(bytes, *h);
+  });
+  const auto any = strided::load_npy_bytes_any(bytes);
+  const auto typed_ok = strided::visit_dtype(*dtype, [&]<class T>(std::type_identity<T>) {
+    return strided::load_npy_bytes<T>(bytes).has_value();
+  });
+  CHECK(any.has_value() == typed_ok);
+  CHECK(!any || any->dtype() == *dtype);
   return 0;
 }

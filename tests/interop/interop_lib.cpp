@@ -10,6 +10,7 @@
 #include <strided/interop/dlpack.hpp>
 #include <strided/io/npy.hpp>
 #include <string>
+#include <type_traits>
 #include <vector>
 #if defined(STRIDED_INTEROP_SAFETENSORS)
 #include <strided/io/safetensors.hpp>
@@ -76,24 +77,16 @@ Result<Tensor<T>> make_view(const std::string& view) {
   return ShapeError::invalid_argument("make_view", "unknown view");
 }
 
-// Calls f(T{}) for the element type named like element_traits<T>::name.
+// Calls f(T{}) for the element type named like element_traits<T>::name (the dtype registry).
 template <class F>
 bool with_dtype(const std::string& name, F&& f) {
-  if (name == "bool") return f(bool{}), true;
-  if (name == "i8") return f(std::int8_t{}), true;
-  if (name == "i16") return f(std::int16_t{}), true;
-  if (name == "i32") return f(std::int32_t{}), true;
-  if (name == "i64") return f(std::int64_t{}), true;
-  if (name == "u8") return f(std::uint8_t{}), true;
-  if (name == "u16") return f(std::uint16_t{}), true;
-  if (name == "u32") return f(std::uint32_t{}), true;
-  if (name == "u64") return f(std::uint64_t{}), true;
-  if (name == "f16") return f(f16{}), true;
-  if (name == "bf16") return f(bf16{}), true;
-  if (name == "f32") return f(float{}), true;
-  if (name == "f64") return f(double{}), true;
-  g_last_error = "unknown dtype " + name;
-  return false;
+  const auto dtype = dtype_from_name(name);
+  if (!dtype) {
+    g_last_error = "unknown dtype " + name;
+    return false;
+  }
+  visit_dtype(*dtype, [&]<class T>(std::type_identity<T>) { f(T{}); });
+  return true;
 }
 
 // ----- export: our deleter, counted ----------------------------------------------------------
@@ -133,9 +126,27 @@ struct Imported {
   std::uintptr_t address = 0;
   std::vector<std::int64_t> shape, strides;
   std::vector<double> values;
+  std::string dtype;  // the element type's name
 };
 std::map<long long, Imported> g_imports;
 long long g_next_import = 1;
+
+// Records an imported tensor for the getters below; returns its handle.
+template <class T>
+long long record_import(const Tensor<T>& t) {
+  Imported imp;
+  imp.keep = t.storage();
+  imp.address = reinterpret_cast<std::uintptr_t>(t.storage().get() + t.offset());
+  for (std::size_t k = 0; k < t.rank(); ++k) {
+    imp.shape.push_back(static_cast<std::int64_t>(t.shape()[k]));
+    imp.strides.push_back(static_cast<std::int64_t>(t.strides()[k]));
+  }
+  for (T v : t.to_vector()) imp.values.push_back(static_cast<double>(v));
+  imp.dtype = element_traits<T>::name;
+  const long long id = g_next_import++;
+  g_imports.emplace(id, std::move(imp));
+  return id;
+}
 
 }  // namespace
 
@@ -147,8 +158,9 @@ long long strided_export_deletes() { return g_export_deletes; }
 long long strided_import_deletes() { return g_import_deletes; }
 unsigned long long strided_last_export_address() { return g_last_export; }
 
-/// A "dltensor" capsule over view `view` of a fresh counted tensor of `dtype`; NULL on error.
-PyObject* strided_export(const char* dtype, const char* view) {
+/// A "dltensor" capsule over view `view` of a fresh counted tensor of `dtype`, exported by the
+/// typed to_dlpack or (through_any) by to_dlpack(const AnyTensor&); NULL on error.
+static PyObject* export_capsule(const char* dtype, const char* view, bool through_any) {
   DLManagedTensor* m = nullptr;
   const bool known = with_dtype(dtype, [&](auto tag) {
     using T = decltype(tag);
@@ -157,7 +169,7 @@ PyObject* strided_export(const char* dtype, const char* view) {
       g_last_error = t.error().message();
       return;
     }
-    m = to_dlpack(*t);
+    m = through_any ? to_dlpack(AnyTensor(*t)) : to_dlpack(*t);
     g_last_export = reinterpret_cast<std::uintptr_t>(m->dl_tensor.data);
   });
   if (!known || m == nullptr) return nullptr;
@@ -166,8 +178,16 @@ PyObject* strided_export(const char* dtype, const char* view) {
   return PyCapsule_New(m, "dltensor", &capsule_destructor);
 }
 
+PyObject* strided_export(const char* dtype, const char* view) {
+  return export_capsule(dtype, view, false);
+}
+PyObject* strided_export_any(const char* dtype, const char* view) {
+  return export_capsule(dtype, view, true);
+}
+
 /// Imports a "dltensor" capsule (renaming it "used_dltensor", as consumers do) as a tensor of
-/// `dtype`. `fake_device` != 0 pretends the producer said kDLCUDA. Returns a handle > 0, or
+/// `dtype` ("any": whatever the capsule holds, through from_dlpack_any). `fake_device` != 0
+/// pretends the producer said kDLCUDA. Returns a handle > 0, or
 /// -(IoErrorKind) with strided_last_error() set.
 long long strided_import(PyObject* capsule, const char* dtype, int fake_device) {
   if (PyCapsule_IsValid(capsule, "dltensor") == 0) {
@@ -180,6 +200,14 @@ long long strided_import(PyObject* capsule, const char* dtype, int fake_device) 
   wrap->producer = producer;
   wrap->wrapper = DLManagedTensor{producer->dl_tensor, wrap, &counting_import_deleter};
   if (fake_device != 0) wrap->wrapper.dl_tensor.device.device_type = kDLCUDA;
+  if (std::string(dtype) == "any") {  // the dtype read from the capsule: from_dlpack_any
+    auto t = from_dlpack_any(&wrap->wrapper);
+    if (!t) {
+      g_last_error = t.error().message();
+      return -static_cast<long long>(t.error().kind());
+    }
+    return t->visit([](const auto& typed) { return record_import(typed); });
+  }
   long long result = 0;
   const bool known = with_dtype(dtype, [&](auto tag) {
     using T = decltype(tag);
@@ -189,16 +217,7 @@ long long strided_import(PyObject* capsule, const char* dtype, int fake_device) 
       result = -static_cast<long long>(t.error().kind());
       return;
     }
-    Imported imp;
-    imp.keep = t->storage();
-    imp.address = reinterpret_cast<std::uintptr_t>(t->storage().get() + t->offset());
-    for (std::size_t k = 0; k < t->rank(); ++k) {
-      imp.shape.push_back(static_cast<std::int64_t>(t->shape()[k]));
-      imp.strides.push_back(static_cast<std::int64_t>(t->strides()[k]));
-    }
-    for (T v : t->to_vector()) imp.values.push_back(static_cast<double>(v));
-    result = g_next_import++;
-    g_imports.emplace(result, std::move(imp));
+    result = record_import(*t);
   });
   if (!known) {
     counting_import_deleter(&wrap->wrapper);
@@ -221,6 +240,8 @@ long long strided_imported_numel(long long id) {
 double strided_imported_value(long long id, long long i) {
   return g_imports.at(id).values.at(static_cast<std::size_t>(i));
 }
+/// The element type name of an imported tensor ("f32").
+const char* strided_imported_dtype(long long id) { return g_imports.at(id).dtype.c_str(); }
 /// Drops the imported tensor: the producer's deleter runs now.
 void strided_release(long long id) { g_imports.erase(id); }
 

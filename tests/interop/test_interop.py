@@ -116,6 +116,25 @@ class StridedToTorch(unittest.TestCase):
                     self.assertEqual(after[0] - before[0], 1, "deleter runs exactly once")
                     self.assertEqual(after[1] - before[1], 1, "buffer freed exactly once")
 
+    def test_any_tensor_exports_with_its_dtype(self):
+        for name, (_, tdtype) in DTYPES.items():
+            if tdtype is None or tdtype == torch.bool:
+                continue
+            for view in ("base", "transpose", "scalar"):
+                with self.subTest(dtype=name, view=view):
+                    before = counts()
+                    cap = LIB.strided_export_any(name.encode(), view.encode())
+                    self.assertIsNotNone(cap, LIB.strided_last_error().decode())
+                    t = torch.utils.dlpack.from_dlpack(cap)
+                    del cap
+                    want, strides = expected(name, view)
+                    self.assertEqual(t.dtype, tdtype)
+                    self.assertEqual(tuple(t.stride()), strides)
+                    np.testing.assert_array_equal(t.to(torch.float64).clone().numpy(), want)
+                    del t
+                    gc.collect()
+                    self.assertEqual(counts()[1] - before[1], 1, "buffer freed exactly once")
+
     def test_torch_rejects_bool_and_the_capsule_still_frees(self):
         # PyTorch 1.13 has no DLPack bool; newer versions accept kDLBool.
         before = counts()
@@ -205,6 +224,28 @@ class TorchToStrided(unittest.TestCase):
                          ("u8", torch.uint8), ("f16", torch.float16), ("bf16", torch.bfloat16)]:
             with self.subTest(dtype=name):
                 self.check_import((torch.arange(12) - 3).to(dt).reshape(3, 4).t(), name)
+
+    def test_from_dlpack_any_reads_the_dtype(self):
+        for name, (_, tdtype) in DTYPES.items():
+            if tdtype is None or tdtype == torch.bool:  # torch 1.13 exports no bool
+                continue
+            with self.subTest(dtype=name):
+                v = (torch.arange(12) - 3).to(tdtype).reshape(3, 4).t()
+                before = counts()
+                h = LIB.strided_import(torch.utils.dlpack.to_dlpack(v), b"any", 0)
+                self.assertGreater(h, 0, LIB.strided_last_error().decode())
+                self.assertEqual(LIB.strided_imported_dtype(h).decode(), name)
+                self.assertEqual(LIB.strided_imported_address(h), v.data_ptr(), "zero-copy")
+                self.assertEqual([LIB.strided_imported_stride(h, k) for k in range(2)], [1, 4])
+                got = [LIB.strided_imported_value(h, i) for i in range(12)]
+                self.assertEqual(got, v.to(torch.float64).flatten().tolist())
+                LIB.strided_release(h)
+                self.assertEqual(counts()[2] - before[2], 1, "torch's deleter ran exactly once")
+        before = counts()
+        cap = torch.utils.dlpack.to_dlpack(torch.zeros(3, dtype=torch.complex64))
+        self.assertEqual(LIB.strided_import(cap, b"any", 0), -IOERR["unsupported_dtype"])
+        self.assertIn("from_dlpack_any", LIB.strided_last_error().decode())
+        self.assertEqual(counts()[2] - before[2], 1, "the deleter runs on error too")
 
     def test_imported_tensor_outlives_the_torch_tensor(self):
         before = counts()
@@ -314,6 +355,10 @@ def load(path):
     lib = ctypes.PyDLL(path)  # PyDLL: the GIL stays held, the library calls the C API
     lib.strided_export.restype = ctypes.py_object
     lib.strided_export.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    lib.strided_export_any.restype = ctypes.py_object
+    lib.strided_export_any.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    lib.strided_imported_dtype.restype = ctypes.c_char_p
+    lib.strided_imported_dtype.argtypes = [ctypes.c_longlong]
     lib.strided_import.restype = ctypes.c_longlong
     lib.strided_import.argtypes = [ctypes.py_object, ctypes.c_char_p, ctypes.c_int]
     lib.strided_last_error.restype = ctypes.c_char_p

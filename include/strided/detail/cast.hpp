@@ -31,6 +31,7 @@
 #include "strided/detail/simd/cast_avx512.hpp"
 #include "strided/detail/simd/cast_neon.hpp"
 #include "strided/detail/simd/isa.hpp"
+#include "strided/dtype.hpp"
 #include "strided/element.hpp"
 #include "strided/half.hpp"
 
@@ -47,8 +48,7 @@ template <class T>
 concept CastInteger = std::integral<T> && !std::same_as<T, bool> && is_builtin_element_v<T>;
 
 template <class T>
-concept CastFloat = std::same_as<T, float> || std::same_as<T, double> || std::same_as<T, f16> ||
-    std::same_as<T, bf16>;
+concept CastFloat = is_dtype_kind<T>(DTypeKind::floating);
 
 template <class From, class To>
 inline constexpr bool is_castable_v = std::is_same_v<From, To> ||
@@ -58,32 +58,17 @@ inline constexpr bool is_castable_v = std::is_same_v<From, To> ||
 
 namespace cast_impl {
 
-template <class T>
-struct FormatOf;
-template <>
-struct FormatOf<f16> {
-  static constexpr FloatFormat value = binary16;
-  using Bits = std::uint16_t;
-};
-template <>
-struct FormatOf<bf16> {
-  static constexpr FloatFormat value = bfloat16;
-  using Bits = std::uint16_t;
-};
-template <>
-struct FormatOf<float> {
-  static constexpr FloatFormat value = binary32;
-  using Bits = std::uint32_t;
-};
-template <>
-struct FormatOf<double> {
-  static constexpr FloatFormat value = binary64;
-  using Bits = std::uint64_t;
+/// A float type's format (from the dtype registry) and the unsigned integer of its size.
+template <CastFloat T>
+struct FormatOf {
+  static constexpr FloatFormat value = dtype_info(dtype_of<T>).format;
+  using Bits = std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                  std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
 };
 
 template <CastFloat T>
 constexpr std::uint64_t bits_of(T v) noexcept {
-  if constexpr (std::is_same_v<T, f16> || std::is_same_v<T, bf16>) {
+  if constexpr (requires { v.bits(); }) {
     return v.bits();
   } else {
     return std::bit_cast<typename FormatOf<T>::Bits>(v);
@@ -93,7 +78,7 @@ constexpr std::uint64_t bits_of(T v) noexcept {
 template <CastFloat T>
 constexpr T from_bits(std::uint64_t b) noexcept {
   using Bits = typename FormatOf<T>::Bits;
-  if constexpr (std::is_same_v<T, f16> || std::is_same_v<T, bf16>) {
+  if constexpr (requires { T::from_bits(Bits{}); }) {
     return T::from_bits(static_cast<Bits>(b));
   } else {
     return std::bit_cast<T>(static_cast<Bits>(b));

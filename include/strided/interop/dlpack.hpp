@@ -3,7 +3,8 @@
 //
 //   to_dlpack(t)                      -> DLManagedTensor*, owns a reference to t's buffer
 //   from_dlpack<T>(m)                 -> Result<Tensor<T>, IoError>, zero-copy, consumes m
-//   to_dlpack_versioned(t) / from_dlpack_versioned<T>(m)
+//   from_dlpack_any(m)                -> Result<AnyTensor, IoError>, the dtype read from m
+//   to_dlpack_versioned(t) / from_dlpack_versioned<T>(m) / from_dlpack_versioned_any(m)
 //                                     the DLPack >= 1.0 forms, defined only when the included
 //                                     dlpack.h declares DLManagedTensorVersioned
 //                                     (STRIDED_DLPACK_HAS_VERSIONED == 1)
@@ -27,6 +28,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "strided/any_tensor.hpp"
+#include "strided/dtype.hpp"
 #include "strided/element.hpp"
 #include "strided/half.hpp"
 #include "strided/io/error.hpp"
@@ -43,28 +46,18 @@
 namespace strided {
 
 /// DLPack's type code for bool (kDLBool, added in DLPack 0.8; older headers lack the name).
-inline constexpr std::uint8_t dlpack_bool_code = 6;
+inline constexpr std::uint8_t dlpack_bool_code = dtype_info(DType::bool_).dlpack_code;
 
-/// The DLDataType of `T`, or nullopt for types DLPack cannot name (user element types).
+/// The DLDataType of `T` (from the dtype registry), or nullopt for types DLPack cannot name (user
+/// element types).
 template <class T>
 constexpr std::optional<DLDataType> dlpack_dtype() noexcept {
-  auto make = [](unsigned code, std::size_t bits) {
-    return DLDataType{static_cast<std::uint8_t>(code), static_cast<std::uint8_t>(bits), 1};
-  };
-  if constexpr (std::is_same_v<T, bool>)
-    return make(dlpack_bool_code, 8);
-  else if constexpr (std::is_same_v<T, f16>)
-    return make(kDLFloat, 16);
-  else if constexpr (std::is_same_v<T, bf16>)
-    return make(kDLBfloat, 16);
-  else if constexpr (std::is_floating_point_v<T>)
-    return make(kDLFloat, sizeof(T) * 8);
-  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
-    return make(kDLInt, sizeof(T) * 8);
-  else if constexpr (std::is_integral_v<T>)
-    return make(kDLUInt, sizeof(T) * 8);
-  else
+  if constexpr (BuiltinElement<T>) {
+    const DTypeInfo& info = dtype_info(dtype_of<T>);
+    return DLDataType{info.dlpack_code, info.dlpack_bits, 1};
+  } else {
     return std::nullopt;
+  }
 }
 
 namespace detail {
@@ -220,6 +213,22 @@ Result<Tensor<T>, IoError> import_dltensor(const DLTensor& dl, std::shared_ptr<c
   return std::move(*tensor);
 }
 
+/// The import with the element type read from the tensor's dtype.
+inline Result<AnyTensor, IoError> import_dltensor_any(const DLTensor& dl,
+                                                      std::shared_ptr<const void> owner,
+                                                      const char* op) {
+  const auto dtype = dl.dtype.lanes == 1 ? dtype_from_dlpack(dl.dtype.code, dl.dtype.bits)
+                                         : std::optional<DType>();
+  if (!dtype)
+    return IoError(IoErrorKind::unsupported_dtype, op, "<dlpack>",
+                   "dtype " + dlpack_dtype_string(dl.dtype) + " is no strided element type");
+  return visit_dtype(*dtype, [&]<class T>(std::type_identity<T>) -> Result<AnyTensor, IoError> {
+    auto t = import_dltensor<T>(dl, std::move(owner), op);
+    if (!t) return t.error();
+    return AnyTensor(std::move(*t));
+  });
+}
+
 template <class Managed>
 Result<std::shared_ptr<const void>, IoError> adopt_dlpack(Managed* m, const char* op) {
   if (m == nullptr) return IoError(IoErrorKind::invalid_argument, op, "<dlpack>", "null pointer");
@@ -270,6 +279,22 @@ Result<Tensor<T>, IoError> from_dlpack(DLManagedTensor* m) {
   });
 }
 
+/// to_dlpack of the typed tensor `t` holds.
+inline DLManagedTensor* to_dlpack(const AnyTensor& t) noexcept {
+  return t.visit([](const auto& typed) { return to_dlpack(typed); });
+}
+
+/// from_dlpack with the element type read from the producer's dtype: an AnyTensor of any
+/// built-in type. A dtype strided cannot hold (complex, lanes != 1, ...) is unsupported_dtype;
+/// everything else as from_dlpack (ownership of `m` is taken in every case).
+inline Result<AnyTensor, IoError> from_dlpack_any(DLManagedTensor* m) {
+  return detail::guard_io("from_dlpack_any", "<dlpack>", [&]() -> Result<AnyTensor, IoError> {
+    auto owner = detail::adopt_dlpack(m, "from_dlpack_any");
+    if (!owner) return owner.error();
+    return detail::import_dltensor_any(m->dl_tensor, std::move(*owner), "from_dlpack_any");
+  });
+}
+
 #if STRIDED_DLPACK_HAS_VERSIONED
 /// As to_dlpack, in the DLPack >= 1.0 form: version = this header's DLPACK_MAJOR/MINOR_VERSION
 /// and flags = DLPACK_FLAG_BITMASK_READ_ONLY (strided tensors are immutable).
@@ -298,6 +323,26 @@ Result<Tensor<T>, IoError> from_dlpack_versioned(DLManagedTensorVersioned* m) {
                          std::to_string(DLPACK_MAJOR_VERSION));
     return detail::import_dltensor<T>(m->dl_tensor, std::move(*owner), op);
   });
+}
+
+/// to_dlpack_versioned of the typed tensor `t` holds.
+inline DLManagedTensorVersioned* to_dlpack_versioned(const AnyTensor& t) noexcept {
+  return t.visit([](const auto& typed) { return to_dlpack_versioned(typed); });
+}
+
+/// from_dlpack_versioned with the element type read from the producer's dtype.
+inline Result<AnyTensor, IoError> from_dlpack_versioned_any(DLManagedTensorVersioned* m) {
+  return detail::guard_io(
+      "from_dlpack_versioned_any", "<dlpack>", [&]() -> Result<AnyTensor, IoError> {
+        const char* op = "from_dlpack_versioned_any";
+        auto owner = detail::adopt_dlpack(m, op);
+        if (!owner) return owner.error();
+        if (m->version.major != DLPACK_MAJOR_VERSION)
+          return IoError(IoErrorKind::unsupported_version, op, "<dlpack>",
+                         "DLPack major version " + std::to_string(m->version.major) +
+                             ", expected " + std::to_string(DLPACK_MAJOR_VERSION));
+        return detail::import_dltensor_any(m->dl_tensor, std::move(*owner), op);
+      });
 }
 #endif
 

@@ -7,6 +7,8 @@
 //   load_npy_bytes<T>(bytes)        copies the data out of caller-owned bytes
 //   save_npy(path, t [, options])   writes row-major data, version 1.0 unless asked otherwise
 //   save_npy_bytes(t [, options])   the same bytes, in memory
+//   load_npy_any(path) / load_npy_bytes_any(bytes)   the dtype read from the file: AnyTensor
+//   save_npy / save_npy_bytes also take an AnyTensor
 #pragma once
 
 // clang-format off
@@ -22,9 +24,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "strided/any_tensor.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/io/file.hpp"
 #include "strided/detail/io/npy_header.hpp"
+#include "strided/dtype.hpp"
 #include "strided/element.hpp"
 #include "strided/io/error.hpp"
 #include "strided/layout.hpp"
@@ -33,33 +37,12 @@
 
 namespace strided {
 
-/// The .npy descr of `T`, or an empty view when NumPy has no such dtype (bf16, user types).
+/// The .npy descr of `T` (from the dtype registry), or an empty view when NumPy has no such
+/// dtype (bf16, user types).
 template <class T>
 constexpr std::string_view npy_descr() noexcept {
-  if constexpr (std::is_same_v<T, bool>)
-    return "|b1";
-  else if constexpr (std::is_same_v<T, std::int8_t>)
-    return "|i1";
-  else if constexpr (std::is_same_v<T, std::uint8_t>)
-    return "|u1";
-  else if constexpr (std::is_same_v<T, std::int16_t>)
-    return "<i2";
-  else if constexpr (std::is_same_v<T, std::uint16_t>)
-    return "<u2";
-  else if constexpr (std::is_same_v<T, std::int32_t>)
-    return "<i4";
-  else if constexpr (std::is_same_v<T, std::uint32_t>)
-    return "<u4";
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return "<i8";
-  else if constexpr (std::is_same_v<T, std::uint64_t>)
-    return "<u8";
-  else if constexpr (std::is_same_v<T, f16>)
-    return "<f2";
-  else if constexpr (std::is_same_v<T, float>)
-    return "<f4";
-  else if constexpr (std::is_same_v<T, double>)
-    return "<f8";
+  if constexpr (BuiltinElement<T>)
+    return dtype_info(dtype_of<T>).npy_descr;
   else
     return {};
 }
@@ -221,6 +204,55 @@ Result<void, IoError> save_npy(const std::string& path, const Tensor<T>& t,
         std::as_bytes(std::span<const T>(values.data(), values.size()))};
     return detail::write_file(path, parts, "save_npy");
   });
+}
+
+namespace detail {
+
+/// The tensor of a whole .npy image, with the element type the header names.
+inline Result<AnyTensor, IoError> npy_any_tensor(const SharedBytes& file, bool may_alias,
+                                                 const char* op, const std::string& source) {
+  auto header = parse_npy_header(file.span(), source);
+  if (!header) return header.error();
+  // parse_npy_header accepts exactly the descrs the registry knows.
+  const DType dtype = dtype_from_npy(header->dtype.kind, header->dtype.size).value();
+  return visit_dtype(dtype, [&]<class T>(std::type_identity<T>) -> Result<AnyTensor, IoError> {
+    auto t = npy_tensor<T>(file, may_alias, op, source);
+    if (!t) return t.error();
+    return AnyTensor(std::move(*t));
+  });
+}
+
+}  // namespace detail
+
+/// Loads a .npy file whose dtype is not known in advance: an AnyTensor of the dtype the file
+/// names (aliasing one aligned buffer, as load_npy).
+inline Result<AnyTensor, IoError> load_npy_any(const std::string& path) {
+  return detail::guard_io("load_npy_any", path, [&]() -> Result<AnyTensor, IoError> {
+    auto file = detail::read_file(path, "load_npy_any");
+    if (!file) return file.error();
+    return detail::npy_any_tensor(*file, true, "load_npy_any", path);
+  });
+}
+
+/// load_npy_any of an image held in memory; the data is copied.
+inline Result<AnyTensor, IoError> load_npy_bytes_any(std::span<const std::byte> bytes) {
+  return detail::guard_io("load_npy_bytes_any", "<memory>", [&]() -> Result<AnyTensor, IoError> {
+    const detail::SharedBytes view{
+        std::shared_ptr<const std::byte>(std::shared_ptr<void>(), bytes.data()), bytes.size()};
+    return detail::npy_any_tensor(view, false, "load_npy_bytes_any", "<memory>");
+  });
+}
+
+/// save_npy_bytes of the typed tensor `t` holds (bf16 is unsupported_dtype: NumPy lacks it).
+inline Result<std::vector<std::byte>, IoError> save_npy_bytes(const AnyTensor& t,
+                                                              NpySaveOptions options = {}) {
+  return t.visit([&](const auto& typed) { return save_npy_bytes(typed, options); });
+}
+
+/// save_npy of the typed tensor `t` holds.
+inline Result<void, IoError> save_npy(const std::string& path, const AnyTensor& t,
+                                      NpySaveOptions options = {}) {
+  return t.visit([&](const auto& typed) { return save_npy(path, typed, options); });
 }
 
 }  // namespace strided

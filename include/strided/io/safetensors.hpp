@@ -9,6 +9,7 @@
 //   parse_safetensors_header(bytes)      validate a whole file image (the fuzzing entry point)
 //   SafetensorsFile::open(path)          mmap + validate; list names, dtypes, shapes, metadata
 //   file.get<T>(name)                    zero-copy tensor keeping the mapping alive
+//   file.get_any(name) / file.all()      the same with the dtype read from the header (AnyTensor)
 //   save_safetensors(path, {{"w", w}, ...}, metadata) / save_safetensors_bytes(...)
 #pragma once
 
@@ -31,9 +32,11 @@
 #include <utility>
 #include <vector>
 
+#include "strided/any_tensor.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/io/file.hpp"
 #include "strided/detail/io/json_tree.hpp"
+#include "strided/dtype.hpp"
 #include "strided/element.hpp"
 #include "strided/io/error.hpp"
 #include "strided/layout.hpp"
@@ -45,48 +48,22 @@ namespace strided {
 /// The largest JSON header accepted: the limit of the reference (Rust) implementation.
 inline constexpr std::size_t safetensors_max_header_size = 100'000'000;
 
-/// The safetensors dtype of `T` ("F32", "BOOL", ...), or empty for types the format lacks.
+/// The safetensors dtype of `T` ("F32", "BOOL", ... from the dtype registry), or empty for
+/// types the format lacks.
 template <class T>
 constexpr std::string_view safetensors_dtype() noexcept {
-  if constexpr (std::is_same_v<T, bool>)
-    return "BOOL";
-  else if constexpr (std::is_same_v<T, std::int8_t>)
-    return "I8";
-  else if constexpr (std::is_same_v<T, std::uint8_t>)
-    return "U8";
-  else if constexpr (std::is_same_v<T, std::int16_t>)
-    return "I16";
-  else if constexpr (std::is_same_v<T, std::uint16_t>)
-    return "U16";
-  else if constexpr (std::is_same_v<T, std::int32_t>)
-    return "I32";
-  else if constexpr (std::is_same_v<T, std::uint32_t>)
-    return "U32";
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return "I64";
-  else if constexpr (std::is_same_v<T, std::uint64_t>)
-    return "U64";
-  else if constexpr (std::is_same_v<T, f16>)
-    return "F16";
-  else if constexpr (std::is_same_v<T, bf16>)
-    return "BF16";
-  else if constexpr (std::is_same_v<T, float>)
-    return "F32";
-  else if constexpr (std::is_same_v<T, double>)
-    return "F64";
+  if constexpr (BuiltinElement<T>)
+    return dtype_info(dtype_of<T>).safetensors;
   else
     return {};
 }
 
 /// Bytes per element of a safetensors dtype name, 0 when unknown. The 8-bit float types are
-/// listed (and can be inspected) though no strided element type reads them.
+/// known (and can be inspected) though no strided element type reads them.
 inline std::size_t safetensors_dtype_size(std::string_view dtype) noexcept {
-  static constexpr std::pair<std::string_view, std::size_t> sizes[] = {
-      {"BOOL", 1}, {"U8", 1},  {"I8", 1},  {"F8_E5M2", 1}, {"F8_E4M3", 1},
-      {"I16", 2},  {"U16", 2}, {"F16", 2}, {"BF16", 2},    {"I32", 4},
-      {"U32", 4},  {"F32", 4}, {"I64", 8}, {"U64", 8},     {"F64", 8}};
-  for (const auto& [name, size] : sizes)
-    if (name == dtype) return size;
+  if (auto d = dtype_from_safetensors(dtype)) return dtype_size(*d);
+  for (const ForeignDType& f : safetensors_foreign_dtypes)
+    if (f.safetensors == dtype) return f.size;
   return 0;
 }
 
@@ -387,9 +364,45 @@ class SafetensorsFile {
     });
   }
 
+  /// The tensor `name` as an AnyTensor of the dtype the header names (zero-copy as get<T>).
+  /// Errors: not_found; unsupported_dtype for a dtype strided cannot hold (F8_E5M2, F8_E4M3);
+  /// invalid_value (bool bytes).
+  Result<AnyTensor, IoError> get_any(std::string_view name) const {
+    const SafetensorsInfo* info = find(name);
+    if (info == nullptr)
+      return IoError(IoErrorKind::not_found, "SafetensorsFile::get_any", source_,
+                     "no tensor named \"" + std::string(name) + "\"");
+    return entry_any(*info);
+  }
+
+  /// Every tensor of the file, in data order, as (name, AnyTensor) pairs sharing the mapping;
+  /// the first entry that cannot be read stops it (as get_any).
+  Result<std::vector<std::pair<std::string, AnyTensor>>, IoError> all() const {
+    std::vector<std::pair<std::string, AnyTensor>> out;
+    for (const SafetensorsInfo& info : header_.tensors) {
+      auto t = entry_any(info);
+      if (!t) return t.error();
+      out.emplace_back(info.name, std::move(*t));
+    }
+    return out;
+  }
+
  private:
   SafetensorsFile(detail::SharedBytes bytes, SafetensorsHeader header, std::string source)
       : bytes_(std::move(bytes)), header_(std::move(header)), source_(std::move(source)) {}
+
+  Result<AnyTensor, IoError> entry_any(const SafetensorsInfo& info) const {
+    const auto dtype = dtype_from_safetensors(info.dtype);
+    if (!dtype)
+      return IoError(IoErrorKind::unsupported_dtype, "SafetensorsFile::get_any", source_,
+                     "tensor \"" + info.name + "\" is " + info.dtype +
+                         ", which no strided element type holds");
+    return visit_dtype(*dtype, [&]<class T>(std::type_identity<T>) -> Result<AnyTensor, IoError> {
+      auto t = get<T>(info.name);
+      if (!t) return t.error();
+      return AnyTensor(std::move(*t));
+    });
+  }
 
   static Result<SafetensorsFile, IoError> make(detail::SharedBytes bytes, std::string source) {
     auto header = parse_safetensors_header(bytes.span(), source);
@@ -416,6 +429,11 @@ class SafetensorsEntry {
     bytes_ = std::as_bytes(values);
     keep_ = dense.storage();
   }
+
+  /// `t` under `name`, whatever its dtype (every DType has a safetensors name).
+  SafetensorsEntry(std::string name, const AnyTensor& t)
+      : SafetensorsEntry(
+            t.visit([&](const auto& typed) { return SafetensorsEntry(name, typed); })) {}
 
   /// @name What is written
   ///@{

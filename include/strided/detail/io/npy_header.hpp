@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "strided/detail/io/file.hpp"
+#include "strided/dtype.hpp"
 #include "strided/io/error.hpp"
 #include "strided/layout.hpp"
 #include "strided/result.hpp"
@@ -187,11 +188,7 @@ inline Result<NpyDtype, IoError> parse_npy_descr(std::string_view descr,
     if (c < '0' || c > '9') return bad("not a supported NumPy type");
     size = size * 10 + static_cast<std::size_t>(c - '0');
   }
-  const bool known =
-      (kind == 'b' && size == 1) ||
-      ((kind == 'i' || kind == 'u') && (size == 1 || size == 2 || size == 4 || size == 8)) ||
-      (kind == 'f' && (size == 2 || size == 4 || size == 8));
-  if (!known) return bad("not a supported NumPy type");
+  if (!dtype_from_npy(kind, size)) return bad("not a supported NumPy type");
   if (size > 1 && (order == '>' || order == '!'))
     return bad(
         "big-endian data is not supported (convert with arr.astype(arr.dtype.newbyteorder('<')))");

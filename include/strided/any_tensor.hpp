@@ -1,0 +1,326 @@
+// AnyTensor: a tensor whose element type is a runtime DType. It holds a Tensor<T> of one of the
+// 13 built-in types (never a copy: the buffer is shared), forwards every view to the typed
+// tensor, and prints like PyTorch's str(t) including the `dtype=torch.X` suffix. User element
+// types stay Tensor<T>-only: a DType names the built-in types alone.
+#pragma once
+
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
+#include <cstddef>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "strided/dtype.hpp"
+#include "strided/layout.hpp"
+#include "strided/result.hpp"
+#include "strided/shape.hpp"
+#include "strided/tensor.hpp"
+
+namespace strided {
+
+namespace detail {
+template <class List>
+struct any_tensor_variant;
+template <class... Ts>
+struct any_tensor_variant<type_list<Ts...>> {
+  using type = std::variant<Tensor<Ts>...>;  // alternative i holds the type of DType i
+};
+}  // namespace detail
+
+class AnyTensor;
+
+namespace detail {
+/// A typed result as an AnyTensor result. A lambda, not a function template: clang (14-16) does
+/// not emit a function template called only from the generic lambdas of AnyTensor's members.
+/// (`A` is AnyTensor, a parameter so that the body waits until the class is complete.)
+inline constexpr auto lift_any =
+    []<class T, class A = AnyTensor>(Result<Tensor<T>> r) -> Result<A> {
+  if (!r) return std::move(r).error();
+  return A(std::move(*r));
+};
+}  // namespace detail
+
+/// A Tensor<T> whose T is known only at run time, as a DType. Copies share the buffer.
+class AnyTensor {
+ public:
+  /// Holds `t` (no copy of its elements). Implicit, so that a Tensor<T> passes where an
+  /// AnyTensor is expected.
+  template <BuiltinElement T>
+  AnyTensor(Tensor<T> t) noexcept
+      : v_(std::in_place_type<Tensor<T>>, std::move(t)) {}  // NOLINT(google-explicit-constructor)
+
+  /// @name Filled tensors of a runtime dtype (as Tensor<T>::zeros / ones)
+  ///@{
+
+  /// Every element 0 (ones: 1).
+  static Result<AnyTensor> zeros(DType dtype, const Shape& shape) {
+    return visit_dtype(dtype, [&]<class T>(std::type_identity<T>) -> Result<AnyTensor> {
+      return detail::lift_any(Tensor<T>::zeros(shape));
+    });
+  }
+  static Result<AnyTensor> ones(DType dtype, const Shape& shape) {
+    return visit_dtype(dtype, [&]<class T>(std::type_identity<T>) -> Result<AnyTensor> {
+      return detail::lift_any(Tensor<T>::ones(shape));
+    });
+  }
+  ///@}
+
+  /// The element type held.
+  DType dtype() const noexcept { return static_cast<DType>(v_.index()); }
+  /// Bytes per element.
+  std::size_t element_size() const noexcept { return dtype_size(dtype()); }
+
+  /// @name Structure (as Tensor<T>)
+  ///@{
+
+  /// The layout (shape(), strides(), offset(), rank(), numel(), empty(), is_contiguous():
+  /// its parts; storage_len(): the buffer's length in elements).
+  const Layout& layout() const noexcept {
+    return std::visit([](const auto& t) -> const Layout& { return t.layout(); }, v_);
+  }
+  const Shape& shape() const noexcept { return layout().shape(); }
+  const Strides& strides() const noexcept { return layout().strides(); }
+  std::size_t offset() const noexcept { return layout().offset(); }
+  std::size_t rank() const noexcept { return layout().rank(); }
+  std::size_t numel() const noexcept { return layout().numel(); }
+  bool empty() const noexcept { return layout().empty(); }
+  bool is_contiguous() const noexcept { return layout().is_contiguous(); }
+  std::size_t storage_len() const noexcept {
+    return std::visit([](const auto& t) { return t.storage_len(); }, v_);
+  }
+  /// The shared buffer, untyped (for interop; never written through).
+  std::shared_ptr<const void> storage() const noexcept {
+    return std::visit([](const auto& t) { return std::shared_ptr<const void>(t.storage()); }, v_);
+  }
+  /// True when both tensors view the same buffer.
+  bool shares_storage_with(const AnyTensor& other) const noexcept {
+    const auto mine = storage();
+    return mine != nullptr && mine == other.storage();
+  }
+  ///@}
+
+  /// @name Typed access
+  ///@{
+
+  /// True when the tensor holds T.
+  template <BuiltinElement T>
+  bool holds() const noexcept {
+    return std::holds_alternative<Tensor<T>>(v_);
+  }
+  /// The typed tensor (sharing the buffer), or a DTypeError naming both dtypes when it holds
+  /// another type. No conversion: use cast() for that.
+  template <BuiltinElement T>
+  Result<Tensor<T>, DTypeError> as() const {
+    if (const auto* t = std::get_if<Tensor<T>>(&v_)) return *t;
+    return DTypeError("as", dtype_of<T>, dtype());
+  }
+  /// Calls `f(const Tensor<T>&)` with the typed tensor and returns its result (every
+  /// instantiation must return the same type).
+  template <class F>
+  decltype(auto) visit(F&& f) const {
+    return std::visit(std::forward<F>(f), v_);
+  }
+  ///@}
+
+  /// @name Views (zero-copy; the same names, arguments and errors as Tensor<T>)
+  ///@{
+
+  /// Tensor<T>::transpose.
+  Result<AnyTensor> transpose(std::size_t d0, std::size_t d1) const {
+    return map([&](const auto& t) { return t.transpose(d0, d1); });
+  }
+  Result<AnyTensor> transpose_2d() const {
+    return map([&](const auto& t) { return t.transpose_2d(); });
+  }
+  Result<AnyTensor> permute(const Shape& perm) const {
+    return map([&](const auto& t) { return t.permute(perm); });
+  }
+  Result<AnyTensor> narrow(std::size_t dim, std::size_t start, std::size_t length) const {
+    return map([&](const auto& t) { return t.narrow(dim, start, length); });
+  }
+  Result<AnyTensor> reshape(const Shape& shape) const {
+    return map([&](const auto& t) { return t.reshape(shape); });
+  }
+  Result<AnyTensor> broadcast_to(const Shape& target) const {
+    return map([&](const auto& t) { return t.broadcast_to(target); });
+  }
+  Result<AnyTensor> slice(std::size_t dim, std::ptrdiff_t start, std::ptrdiff_t stop = strided::end,
+                          std::ptrdiff_t step = 1) const {
+    return map([&](const auto& t) { return t.slice(dim, start, stop, step); });
+  }
+  Result<AnyTensor> flip(std::size_t dim) const {
+    return map([&](const auto& t) { return t.flip(dim); });
+  }
+  Result<AnyTensor> flip(const Shape& dims) const {
+    return map([&](const auto& t) { return t.flip(dims); });
+  }
+  Result<AnyTensor> squeeze() const {
+    return map([&](const auto& t) { return t.squeeze(); });
+  }
+  Result<AnyTensor> squeeze(std::size_t dim) const {
+    return map([&](const auto& t) { return t.squeeze(dim); });
+  }
+  Result<AnyTensor> unsqueeze(std::size_t dim) const {
+    return map([&](const auto& t) { return t.unsqueeze(dim); });
+  }
+  Result<AnyTensor> select(std::size_t dim, std::size_t index) const {
+    return map([&](const auto& t) { return t.select(dim, index); });
+  }
+  Result<AnyTensor> flatten(std::size_t first, std::size_t last) const {
+    return map([&](const auto& t) { return t.flatten(first, last); });
+  }
+  Result<AnyTensor> flatten() const {
+    return map([&](const auto& t) { return t.flatten(); });
+  }
+  Result<AnyTensor> unflatten(std::size_t dim, const Shape& sizes) const {
+    return map([&](const auto& t) { return t.unflatten(dim, sizes); });
+  }
+  Result<AnyTensor> movedim(std::size_t src, std::size_t dst) const {
+    return map([&](const auto& t) { return t.movedim(src, dst); });
+  }
+  Result<AnyTensor> diagonal(std::ptrdiff_t offset = 0, std::size_t d0 = 0,
+                             std::size_t d1 = 1) const {
+    return map([&](const auto& t) { return t.diagonal(offset, d0, d1); });
+  }
+  Result<AnyTensor> as_strided(const Shape& shape, const Strides& strides,
+                               std::size_t offset) const {
+    return map([&](const auto& t) { return t.as_strided(shape, strides, offset); });
+  }
+  Result<std::vector<AnyTensor>> split(std::size_t dim, std::size_t size) const {
+    return map_all([&](const auto& t) { return t.split(dim, size); });
+  }
+  Result<std::vector<AnyTensor>> chunk(std::size_t dim, std::size_t n) const {
+    return map_all([&](const auto& t) { return t.chunk(dim, n); });
+  }
+  Result<std::vector<AnyTensor>> unbind(std::size_t dim) const {
+    return map_all([&](const auto& t) { return t.unbind(dim); });
+  }
+  /// Both tensors broadcast to their common shape; their dtypes may differ.
+  Result<std::pair<AnyTensor, AnyTensor>> broadcast_with(const AnyTensor& other) const {
+    return detail::guard_allocations("broadcast_with",
+                                     [&]() -> Result<std::pair<AnyTensor, AnyTensor>> {
+                                       return detail::broadcast_pair(*this, other);
+                                     });
+  }
+  ///@}
+
+  /// @name Materialisation and casts
+  ///@{
+
+  /// `*this` when contiguous (same buffer), else a row-major copy. Throws std::bad_alloc.
+  AnyTensor contiguous() const {
+    return std::visit([](const auto& t) { return AnyTensor(t.contiguous()); }, v_);
+  }
+  /// A new contiguous tensor of `to`, every element converted as Tensor<T>::cast<U>() does.
+  Result<AnyTensor> cast(DType to) const {
+    return std::visit(
+        [&]<class T>(const Tensor<T>& t) {
+          return visit_dtype(to, [&]<class U>(std::type_identity<U>) {
+            return detail::lift_any(t.template cast<U>());
+          });
+        },
+        v_);
+  }
+  ///@}
+
+ private:
+  using Variant = typename detail::any_tensor_variant<detail::builtin_element_types>::type;
+
+  template <class F>
+  Result<AnyTensor> map(F&& view) const {
+    return std::visit([&](const auto& t) { return detail::lift_any(view(t)); }, v_);
+  }
+
+  template <class F>
+  Result<std::vector<AnyTensor>> map_all(F&& views) const {
+    return std::visit(
+        [&](const auto& t) -> Result<std::vector<AnyTensor>> {
+          auto typed = views(t);
+          if (!typed) return std::move(typed).error();
+          return std::vector<AnyTensor>(typed->begin(), typed->end());
+        },
+        v_);
+  }
+
+  Variant v_;
+};
+
+/// True when `a` and `b` hold the same dtype and shape and equal elements (as the typed equal).
+/// Tensors of different dtypes are never equal: compare after cast() to mean value equality.
+inline bool equal(const AnyTensor& a, const AnyTensor& b) {
+  if (a.dtype() != b.dtype()) return false;
+  return a.visit([&]<class T>(const Tensor<T>& t) { return equal(t, *b.as<T>()); });
+}
+
+/// The typed allclose for two tensors of the same dtype; different dtypes are not close.
+inline bool allclose(const AnyTensor& a, const AnyTensor& b, double rtol = 1e-5,
+                     double atol = 1e-8) {
+  if (a.dtype() != b.dtype()) return false;
+  return a.visit([&]<class T>(const Tensor<T>& t) { return allclose(t, *b.as<T>(), rtol, atol); });
+}
+
+namespace detail {
+
+/// Whether PyTorch's str(t) names the dtype: always for an empty tensor unless it has the
+/// default float32 dtype; otherwise unless float32, int64 or bool (the dtypes values imply).
+inline bool torch_prints_dtype(DType d, bool empty) noexcept {
+  if (d == DType::f32) return false;
+  return empty || (d != DType::i64 && d != DType::bool_);
+}
+
+/// PyTorch's _add_suffixes: `text` is str(t) without its closing ')'; a suffix that would pass
+/// the line width goes on a new line indented under the opening parenthesis.
+inline std::string add_torch_suffix(std::string text, std::string_view suffix,
+                                    std::size_t linewidth) {
+  constexpr std::size_t indent = 7;  // strlen("tensor(")
+  const std::size_t newline = text.rfind('\n');
+  // PyTorch computes len(s) - s.rfind("\n") + 1, which is len(s) + 2 without a newline.
+  const std::size_t last_line =
+      newline == std::string::npos ? text.size() + 2 : text.size() - newline + 1;
+  if (last_line + suffix.size() + 2 > linewidth)
+    text += ",\n" + std::string(indent, ' ');
+  else
+    text += ", ";
+  text += suffix;
+  text += ')';
+  return text;
+}
+
+}  // namespace detail
+
+/// PyTorch's str(t) under `options`, with the `dtype=torch.X` suffix PyTorch prints for
+/// non-default dtypes (`tensor([1, 2], dtype=torch.int32)`). An empty tensor keeps strided's
+/// `tensor([], shape=[2, 0])` form, plus the suffix.
+inline std::string display(const AnyTensor& t, const PrintOptions& options) {
+  std::string text = t.visit([&](const auto& typed) { return display(typed, options); });
+  if (!detail::torch_prints_dtype(t.dtype(), t.empty())) return text;
+  text.pop_back();  // the closing ')'
+  const std::string suffix = "dtype=" + std::string(dtype_info(t.dtype()).torch_name);
+  return detail::add_torch_suffix(std::move(text), suffix, options.linewidth);
+}
+
+/// display(t, PrintOptions{}).
+inline std::string to_string(const AnyTensor& t) { return display(t, PrintOptions{}); }
+
+/// `AnyTensor { dtype: i32, shape: ... }`: the typed Debug form with the dtype first.
+inline std::string to_debug_string(const AnyTensor& t, bool pretty = false) {
+  std::string typed = t.visit([&](const auto& x) { return to_debug_string(x, pretty); });
+  const std::string head = "Tensor {";
+  const std::string field = std::string("dtype: ") + std::string(to_string(t.dtype())) + ",";
+  return "AnyTensor {" + std::string(pretty ? "\n    " : " ") + field + typed.substr(head.size());
+}
+
+/// Writes to_string(t).
+inline std::ostream& operator<<(std::ostream& os, const AnyTensor& t) {
+  return os << std::string_view(to_string(t));
+}
+
+}  // namespace strided
