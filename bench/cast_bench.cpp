@@ -17,6 +17,7 @@
 #include <random>
 #include <string>
 
+#include "bench_main.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/cast.hpp"
 #include "strided/detail/simd/isa.hpp"
@@ -120,14 +121,7 @@ void add_case() {
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const auto isa = strided::detail::isa_name(strided::detail::active_isa());
-  std::fprintf(stderr, "strided cast_bench: ISA level %.*s, avx512_bf16 %d\n",
-               static_cast<int>(isa.size()), isa.data(),
-               strided::detail::cpu_features().avx512_bf16 ? 1 : 0);
-  benchmark::AddCustomContext("strided_isa", std::string(isa));
+void register_all() {
   add_case<float, strided::f16>();
   add_case<float, strided::bf16>();
   add_case<float, std::int8_t>();
@@ -138,9 +132,11 @@ int main(int argc, char** argv) {
   add_case<float, std::uint8_t>();
   add_case<float, std::int32_t>();
   add_case<std::int8_t, float>();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string bf16 = strided::detail::cpu_features().avx512_bf16 ? "1" : "0";
+  return strided_bench::run(argc, argv, "cast_bench", register_all, ", avx512_bf16 " + bf16);
 }

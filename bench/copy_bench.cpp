@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_main.hpp"
 #include "strided/buffer_cache.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/copy/copy.hpp"
@@ -457,14 +458,5 @@ void register_all() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const auto isa = strided::detail::isa_name(strided::detail::active_isa());
-  std::fprintf(stderr, "strided copy_bench: ISA level %.*s\n", static_cast<int>(isa.size()),
-               isa.data());
-  benchmark::AddCustomContext("strided_isa", std::string(isa));
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return strided_bench::run(argc, argv, "copy_bench", register_all);
 }

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_main.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/simd/isa.hpp"
 #include "strided/map.hpp"
@@ -196,13 +197,7 @@ void add(const std::string& name, Fn fn, bool manual = true) {
   b->Unit(benchmark::kMillisecond)->Repetitions(manual ? 9 : 1)->ReportAggregatesOnly(true);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const auto best = strided::detail::isa_name(strided::detail::active_isa());
-  std::fprintf(stderr, "strided map_bench: ISA level %.*s\n", static_cast<int>(best.size()),
-               best.data());
-  benchmark::AddCustomContext("strided_isa", std::string(best));
+void register_all() {
   for (int level = strided::detail::available_isa_count() - 1; level >= 0; --level) {
     const auto isa = static_cast<Isa>(level);
     const std::string tag = std::string(strided::detail::isa_name(isa));
@@ -215,8 +210,10 @@ int main(int argc, char** argv) {
         "map/random_views/" + tag, [isa](benchmark::State& s) { bench_random_views(s, isa); },
         false);
   }
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return strided_bench::run(argc, argv, "map_bench", register_all);
 }

@@ -28,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_main.hpp"
 #include "strided/batch.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/cast.hpp"
@@ -295,15 +296,7 @@ void register_all() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const auto isa = strided::detail::isa_name(strided::detail::active_isa());
-  std::fprintf(stderr, "strided parallel_bench: ISA level %.*s, all threads = %zu\n",
-               static_cast<int>(isa.size()), isa.data(), all_threads());
-  benchmark::AddCustomContext("strided_isa", std::string(isa));
   benchmark::AddCustomContext("strided_all_threads", std::to_string(all_threads()));
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return strided_bench::run(argc, argv, "parallel_bench", register_all,
+                            ", all threads = " + std::to_string(all_threads()));
 }

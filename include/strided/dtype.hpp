@@ -243,12 +243,15 @@ constexpr decltype(auto) visit_dtype(DType d, F&& f) {
 /// asked for `expected`.
 class DTypeError {
  public:
+  /// `op` (a string literal) asked for `expected`; the tensor holds `actual`.
   constexpr DTypeError(const char* op, DType expected, DType actual) noexcept
       : op_(op), expected_(expected), actual_(actual) {}
 
-  /// The operation ("as"), the dtype asked for, and the dtype held.
+  /// The operation, e.g. "as".
   constexpr const char* op() const noexcept { return op_; }
+  /// The dtype asked for.
   constexpr DType expected() const noexcept { return expected_; }
+  /// The dtype the tensor holds.
   constexpr DType actual() const noexcept { return actual_; }
   /// `as: the tensor holds i64, not f32`.
   std::string message() const {
