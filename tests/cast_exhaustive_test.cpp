@@ -129,10 +129,7 @@ void check_all_f32() {
   const auto start = std::chrono::steady_clock::now();
   constexpr std::uint64_t chunk = std::uint64_t{1} << 16;  // 512 KiB of buffers: stays in L2
   struct Scratch {
-    explicit Scratch(std::size_t n)
-        : src(std::make_unique_for_overwrite<float[]>(n)),
-          want(std::make_unique_for_overwrite<To[]>(n)),
-          got(std::make_unique_for_overwrite<To[]>(n)) {}
+    explicit Scratch(std::size_t n) : src(new float[n]), want(new To[n]), got(new To[n]) {}
     std::unique_ptr<float[]> src;
     std::unique_ptr<To[]> want, got;
   };

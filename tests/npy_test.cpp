@@ -34,7 +34,7 @@ void check_values(const Tensor<T>& t) {
   REQUIRE(v.size() == t.numel());
   for (std::size_t i = 0; i < v.size(); ++i) {
     INFO("element " << i);
-    CHECK(detail::elements_equal(v[i], expected_value<T>(i)));
+    CHECK(detail::elements_equal<T>(v[i], expected_value<T>(i)));
   }
 }
 

@@ -38,8 +38,11 @@ inline constexpr FloatFormat binary64{52, 11};
 /// with the quiet bit set (what x86 conversion instructions produce).
 template <FloatFormat S, FloatFormat D>
 constexpr std::uint64_t quiet_nan_bits(std::uint64_t sign, std::uint64_t mant) noexcept {
-  const std::uint64_t payload =
-      S.mant >= D.mant ? mant >> (S.mant - D.mant) : mant << (D.mant - S.mant);
+  std::uint64_t payload = 0;
+  if constexpr (S.mant >= D.mant)  // one shift per direction: clang warns on the other's count
+    payload = mant >> (S.mant - D.mant);
+  else
+    payload = mant << (D.mant - S.mant);
   return (sign << D.sign_shift()) | (D.exp_max() << D.mant) | (std::uint64_t{1} << (D.mant - 1)) |
          payload;
 }
