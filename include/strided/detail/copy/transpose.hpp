@@ -157,8 +157,14 @@ inline bool rows_aligned(const CopyPlan& p, const OuterAxes& o, const Group& gi,
 /// four lines (NHWC -> NCHW with 64 channels of f32), that order measured faster than the
 /// longer-side-innermost order; at avx512 slower, and for rows shorter than a line no better.
 inline bool short_rows_first(const Group& gi, std::size_t es) noexcept {
+#if STRIDED_X86
   const std::size_t row_bytes = gi.extent * es;
   return active_isa() == Isa::avx2 && row_bytes >= line && row_bytes <= 4 * line;
+#else
+  (void)gi;
+  (void)es;
+  return false;  // measured on x86 only
+#endif
 }
 
 /// Offsets of a whole group, computed once when it is short enough (they do not depend on the
