@@ -140,7 +140,7 @@ constexpr std::size_t elem_sizes[] = {1, 2, 4, 8, 16, 3, 12};
 /// The ISA levels this CPU runs (what every test below iterates over); each level it lacks is
 /// reported, so that a green run on a smaller machine does not pass for a full one.
 int testable_levels() {
-  constexpr int level_count = 3;  // scalar, avx2, avx512
+  constexpr int level_count = STRIDED_X86 ? 3 : STRIDED_NEON ? 2 : 1;  // this architecture's levels
   const int n = strided::detail::available_isa_count();
   for (int l = n; l < level_count; ++l)
     WARN("ISA level " << strided::detail::isa_name(static_cast<strided::detail::Isa>(l))
