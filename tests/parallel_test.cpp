@@ -253,6 +253,34 @@ TEST_CASE("chunk boundaries fall on destination cache lines when rows allow it")
   }
 }
 
+TEST_CASE("a chunk streams when its whole copy would, not by its own size") {
+  // Each chunk is planned as a copy of its own; if it chose streaming stores by its own size, the
+  // chunks of a copy far larger than the caches would write through the caches (measured: a
+  // 64 MiB transpose at 2 threads no faster than at 1). The threshold is lowered so that the whole
+  // copy (1 MiB) streams and each of its 8 chunks (128 KiB) alone would not.
+  const strided::detail::copy_impl::ScopedStreamThreshold threshold(std::size_t{512} << 10);
+  alignas(64) static std::byte dst[1024 * 1024];
+  std::vector<std::byte> src(1024 * 1024);
+  const std::vector<std::size_t> shape{1024, 1024};
+  const std::vector<std::ptrdiff_t> ss{1, 1024}, ds{1024, 1};
+  const CopyArgs a{shape, src.data(), ss, dst, ds, 1};
+  const strided::detail::CopyChunks split(a, 8);
+  REQUIRE(split.count() == 8);
+  for (std::size_t c = 0; c < split.count(); ++c) {
+    split.run(c, [&](const CopyArgs& chunk) {
+      const strided::detail::CopyPlan plan = strided::detail::plan_copy(chunk);
+      CHECK(chunk.whole_dst_bytes == sizeof dst);
+      CHECK(strided::detail::copy_impl::dst_bytes(plan) < (std::size_t{512} << 10));
+      CHECK(strided::detail::copy_impl::streams(plan) == strided::detail::copy_impl::can_stream());
+    });
+  }
+  // Without the lowered threshold nothing here streams.
+  const strided::detail::copy_impl::ScopedStreamThreshold high(std::size_t{16} << 20);
+  split.run(0, [&](const CopyArgs& chunk) {
+    CHECK_FALSE(strided::detail::copy_impl::streams(strided::detail::plan_copy(chunk)));
+  });
+}
+
 TEST_CASE("the threshold: below it no chunks and no thread, at it the pool") {
   const ThreadsFor threads(4);
   using strided::detail::chunk_count;

@@ -15,6 +15,11 @@ struct CopyArgs {
   std::byte* dst = nullptr;
   std::span<const std::ptrdiff_t> dst_strides;
   std::size_t elem_size = 0;
+  /// Destination bytes of the whole copy when this one is a piece of it (a parallel chunk), else
+  /// 0. Streaming stores are chosen by the whole copy's size: a chunk of a copy far larger than
+  /// the caches must stream as the copy would on one thread, or it pays a read of every
+  /// destination line (at 2 threads a 64 MiB transpose was no faster than at 1).
+  std::size_t whole_dst_bytes = 0;
 };
 
 }  // namespace strided::detail

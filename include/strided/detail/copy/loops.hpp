@@ -2,6 +2,7 @@
 // All run on a canonical CopyPlan (see plan.hpp); strides are in bytes.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -43,6 +44,12 @@ inline std::size_t dst_bytes(const CopyPlan& p) noexcept {
   std::size_t n = p.elem_size;
   for (std::size_t k = 0; k < p.rank; ++k) n *= p.axes[k].n;
   return n;
+}
+
+/// Whether the plan's kernels use streaming stores: when the copy it belongs to (the plan itself,
+/// or the whole parallel copy it is a chunk of) is larger than the threshold.
+inline bool streams(const CopyPlan& p) noexcept {
+  return std::max(dst_bytes(p), p.whole_dst_bytes) >= stream_threshold() && can_stream();
 }
 
 /// Pointers to axes[first, rank) of a plan, for for_each_index.
@@ -143,7 +150,7 @@ inline void fill_row(const std::byte* s, std::byte* d, std::size_t n, std::size_
 inline void run_rowwise(const CopyPlan& p) {
   const OuterAxes o = outer_axes(p, 0);
   const std::size_t bytes = p.elem_size;
-  if (dst_bytes(p) >= stream_threshold() && can_stream()) {
+  if (streams(p)) {
     const std::ptrdiff_t next_row = o.count > 0 ? o.ptr[0]->ss : 0;  // the innermost outer axis
     for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
                    [bytes, next_row](const std::byte* s, std::byte* d) {

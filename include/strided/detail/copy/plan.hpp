@@ -79,6 +79,7 @@ struct CopyPlan {
   std::ptrdiff_t src_offset = 0;
   std::ptrdiff_t dst_offset = 0;
   std::size_t elem_size = 0;  // bytes per (possibly folded) element
+  std::size_t whole_dst_bytes = 0;  // CopyArgs::whole_dst_bytes: the copy this plan is a piece of
   std::size_t rank = 0;
   std::array<PlanAxis, plan_max_rank> axes{};  // [0] is the innermost loop
   // transpose only: axes[0, nj) form the destination-contiguous group J (axes[0].ds == elem_size);
@@ -282,6 +283,7 @@ inline PlanKind choose_channels(CopyPlan& p) noexcept {
 /// Precondition: at most plan_max_rank axes of extent >= 2 (copy_strided checks it).
 inline CopyPlan plan_copy(const CopyArgs& a) noexcept {
   CopyPlan p;
+  p.whole_dst_bytes = a.whole_dst_bytes;
   if (!plan_impl::canonical_axes(a, p)) return p;  // kind = nothing
   plan_impl::order_and_merge(p);
   const std::size_t rank_before_fold = p.rank;

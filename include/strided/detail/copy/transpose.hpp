@@ -192,8 +192,7 @@ inline void run_transpose(const CopyPlan& p) {
   const std::size_t row_bytes = kern.wj * es;  // what one destination row store writes
   const bool staged = kern.wi == kern.wj && row_bytes < line && line % row_bytes == 0 &&
                       std::min(gi.extent, gj.extent) >= line / es;
-  const bool big = dst_bytes(p) >= stream_threshold() && can_stream();
-  const bool stream = big && (staged || kern.stream != nullptr) &&
+  const bool stream = streams(p) && (staged || kern.stream != nullptr) &&
                       rows_aligned(p, o, gi, staged ? line : row_bytes);
   if (stream && !staged) kern.fn = kern.stream;
   // Staged tiles are cheap to leave (whole lines written), so their macro-tiles are as long as

@@ -23,8 +23,13 @@ class CopyChunks {
  public:
   static constexpr std::size_t max_rank = 64;
 
-  /// Precondition: no extent 0, elem_size > 0, at most max_rank extents >= 2.
+  /// Precondition: no extent 0, elem_size > 0, at most max_rank extents >= 2, and the byte size
+  /// fits in size_t.
   CopyChunks(const CopyArgs& args, std::size_t chunks) noexcept : args_(args) {
+    // Every chunk carries the whole copy's size, so it streams when the copy would (args.hpp).
+    std::size_t bytes = args.elem_size;
+    for (std::size_t n : args.shape) bytes *= n;
+    args_.whole_dst_bytes = std::max(args.whole_dst_bytes, bytes);
     for (std::size_t k = 0; k < args.shape.size(); ++k)
       if (args.shape[k] > 1) order_[rank_++] = static_cast<std::uint8_t>(k);
     std::stable_sort(order_.begin(), order_.begin() + rank_, [&](std::uint8_t x, std::uint8_t y) {
