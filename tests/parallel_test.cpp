@@ -390,8 +390,10 @@ Tensor<std::int32_t> iota_tensor(const Shape& shape, std::int32_t start = 0) {
 TEST_CASE("casts at 1, 2, 3 and 8 threads equal the serial cast, bit for bit") {
   const ThreadsFor restore(0);
   std::mt19937 rng(5);
+  // The last size is above the kernels' streaming threshold (8 MiB of f16 output), whose chunks
+  // stream because the whole cast does: their unaligned heads and streamed bodies must match too.
   for (std::size_t n : {parallel_threshold_bytes / 4 - 3, parallel_threshold_bytes / 4 + 61,
-                        std::size_t{1000003}}) {
+                        std::size_t{1000003}, (std::size_t{8} << 20) / 2 + 1001}) {
     std::vector<float> f(n);
     for (auto& x : f) x = std::bit_cast<float>(static_cast<std::uint32_t>(rng()));  // NaNs too
     const auto t = Tensor<float>::from_vector(f, {n}).value();

@@ -178,10 +178,11 @@ void scalar_loop(const From* src, To* dst, std::size_t n) noexcept {
 }  // namespace cast_impl
 
 /// Converts n contiguous elements. Bit-exact with cast_value; SIMD where a kernel exists for the
-/// active ISA level. `src` and `dst` must not overlap.
+/// active ISA level. `src` and `dst` must not overlap. `whole_n`: the elements of the whole cast
+/// when this is a parallel chunk of it (the kernels stream their stores by the whole size).
 template <class From, class To>
 requires is_castable_v<From, To>
-void cast_contiguous(const From* src, To* dst, std::size_t n) noexcept {
+void cast_contiguous(const From* src, To* dst, std::size_t n, std::size_t whole_n = 0) noexcept {
   if (n == 0) return;
   if constexpr (std::is_same_v<From, To>) {
     std::memcpy(static_cast<void*>(dst), src, n * sizeof(From));
@@ -190,9 +191,9 @@ void cast_contiguous(const From* src, To* dst, std::size_t n) noexcept {
     if constexpr (requires { cast_avx2::run(src, dst, n); }) {
       const Isa isa = active_isa();
       if constexpr (requires { cast_avx512::run(src, dst, n); }) {
-        if (isa == Isa::avx512) return cast_avx512::run(src, dst, n);
+        if (isa == Isa::avx512) return cast_avx512::run(src, dst, n, whole_n);
       }
-      if (isa != Isa::scalar) return cast_avx2::run(src, dst, n);
+      if (isa != Isa::scalar) return cast_avx2::run(src, dst, n, whole_n);
     }
 #endif
 #if STRIDED_NEON
@@ -216,7 +217,7 @@ void cast_contiguous_parallel(const From* src, To* dst, std::size_t n) {
   parallel_for(chunks, [&](std::size_t c) {
     const std::size_t first = std::min(split_point(blocks, chunks, c) * step, n);
     const std::size_t last = std::min(split_point(blocks, chunks, c + 1) * step, n);
-    cast_contiguous(src + first, dst + first, last - first);
+    cast_contiguous(src + first, dst + first, last - first, n);
   });
 }
 

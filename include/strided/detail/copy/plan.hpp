@@ -78,7 +78,7 @@ struct CopyPlan {
   std::byte* dst = nullptr;
   std::ptrdiff_t src_offset = 0;
   std::ptrdiff_t dst_offset = 0;
-  std::size_t elem_size = 0;  // bytes per (possibly folded) element
+  std::size_t elem_size = 0;        // bytes per (possibly folded) element
   std::size_t whole_dst_bytes = 0;  // CopyArgs::whole_dst_bytes: the copy this plan is a piece of
   std::size_t rank = 0;
   std::array<PlanAxis, plan_max_rank> axes{};  // [0] is the innermost loop

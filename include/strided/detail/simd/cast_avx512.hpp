@@ -2,6 +2,7 @@
 // to detail::cast_value (design §5) under the default floating-point environment.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -246,12 +247,12 @@ template <class K>
 /// only that kernel emits BF16 instructions, and it runs only when the CPU has them.
 template <class K>
 [[gnu::target(STRIDED_AVX512_TARGET ",avx512bf16")]] void drive(const typename K::Src* s,
-                                                                typename K::Dst* d,
-                                                                std::size_t n) noexcept {
+                                                                typename K::Dst* d, std::size_t n,
+                                                                std::size_t whole_n) noexcept {
   constexpr std::size_t step = K::step;
   std::size_t i = 0;
   const auto address = reinterpret_cast<std::uintptr_t>(d);
-  if (n * sizeof(*d) >= stream_threshold_bytes && address % sizeof(*d) == 0) {
+  if (std::max(n, whole_n) * sizeof(*d) >= stream_threshold_bytes && address % sizeof(*d) == 0) {
     // Unaligned head up to a 64-byte boundary, then aligned streaming stores.
     const std::size_t head = ((64 - address % 64) % 64) / sizeof(*d);
     for (; i + step <= head; i += step) K::template block<false>(s + i, d + i);
@@ -267,32 +268,42 @@ template <class K>
 #undef STRIDED_CAST_AVX512_BF16
 #undef STRIDED_AVX512_TARGET
 
-inline void run(const float* s, f16* d, std::size_t n) noexcept { drive<F32ToF16>(s, d, n); }
-inline void run(const f16* s, float* d, std::size_t n) noexcept { drive<F16ToF32>(s, d, n); }
-inline void run(const float* s, bf16* d, std::size_t n) noexcept {
-  if (cpu_features().avx512_bf16) return drive<F32ToBf16Native>(s, d, n);
-  drive<F32ToBf16>(s, d, n);
+inline void run(const float* s, f16* d, std::size_t n, std::size_t whole_n = 0) noexcept {
+  drive<F32ToF16>(s, d, n, whole_n);
 }
-inline void run(const bf16* s, float* d, std::size_t n) noexcept { drive<Bf16ToF32>(s, d, n); }
-inline void run(const float* s, double* d, std::size_t n) noexcept { drive<F32ToF64>(s, d, n); }
-inline void run(const double* s, float* d, std::size_t n) noexcept { drive<F64ToF32>(s, d, n); }
-inline void run(const float* s, std::int32_t* d, std::size_t n) noexcept {
-  drive<F32ToI32>(s, d, n);
+inline void run(const f16* s, float* d, std::size_t n, std::size_t whole_n = 0) noexcept {
+  drive<F16ToF32>(s, d, n, whole_n);
 }
-inline void run(const float* s, std::int8_t* d, std::size_t n) noexcept {
-  drive<F32ToByte<std::int8_t, true>>(s, d, n);
+inline void run(const float* s, bf16* d, std::size_t n, std::size_t whole_n = 0) noexcept {
+  if (cpu_features().avx512_bf16) return drive<F32ToBf16Native>(s, d, n, whole_n);
+  drive<F32ToBf16>(s, d, n, whole_n);
 }
-inline void run(const float* s, std::uint8_t* d, std::size_t n) noexcept {
-  drive<F32ToByte<std::uint8_t, false>>(s, d, n);
+inline void run(const bf16* s, float* d, std::size_t n, std::size_t whole_n = 0) noexcept {
+  drive<Bf16ToF32>(s, d, n, whole_n);
 }
-inline void run(const std::int8_t* s, float* d, std::size_t n) noexcept {
-  drive<ByteToF32<std::int8_t, true>>(s, d, n);
+inline void run(const float* s, double* d, std::size_t n, std::size_t whole_n = 0) noexcept {
+  drive<F32ToF64>(s, d, n, whole_n);
 }
-inline void run(const std::uint8_t* s, float* d, std::size_t n) noexcept {
-  drive<ByteToF32<std::uint8_t, false>>(s, d, n);
+inline void run(const double* s, float* d, std::size_t n, std::size_t whole_n = 0) noexcept {
+  drive<F64ToF32>(s, d, n, whole_n);
 }
-inline void run(const std::int32_t* s, float* d, std::size_t n) noexcept {
-  drive<I32ToF32>(s, d, n);
+inline void run(const float* s, std::int32_t* d, std::size_t n, std::size_t whole_n = 0) noexcept {
+  drive<F32ToI32>(s, d, n, whole_n);
+}
+inline void run(const float* s, std::int8_t* d, std::size_t n, std::size_t whole_n = 0) noexcept {
+  drive<F32ToByte<std::int8_t, true>>(s, d, n, whole_n);
+}
+inline void run(const float* s, std::uint8_t* d, std::size_t n, std::size_t whole_n = 0) noexcept {
+  drive<F32ToByte<std::uint8_t, false>>(s, d, n, whole_n);
+}
+inline void run(const std::int8_t* s, float* d, std::size_t n, std::size_t whole_n = 0) noexcept {
+  drive<ByteToF32<std::int8_t, true>>(s, d, n, whole_n);
+}
+inline void run(const std::uint8_t* s, float* d, std::size_t n, std::size_t whole_n = 0) noexcept {
+  drive<ByteToF32<std::uint8_t, false>>(s, d, n, whole_n);
+}
+inline void run(const std::int32_t* s, float* d, std::size_t n, std::size_t whole_n = 0) noexcept {
+  drive<I32ToF32>(s, d, n, whole_n);
 }
 
 }  // namespace strided::detail::cast_avx512
