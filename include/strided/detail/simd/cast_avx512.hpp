@@ -248,7 +248,7 @@ template <class K>
 template <class K>
 [[gnu::target(STRIDED_AVX512_TARGET ",avx512bf16")]] void drive(const typename K::Src* s,
                                                                 typename K::Dst* d, std::size_t n,
-                                                                std::size_t whole_n) noexcept {
+                                                                std::size_t whole_n = 0) noexcept {
   constexpr std::size_t step = K::step;
   std::size_t i = 0;
   const auto address = reinterpret_cast<std::uintptr_t>(d);
