@@ -182,7 +182,8 @@ void scalar_loop(const From* src, To* dst, std::size_t n) noexcept {
 /// when this is a parallel chunk of it (the kernels stream their stores by the whole size).
 template <class From, class To>
 requires is_castable_v<From, To>
-void cast_contiguous(const From* src, To* dst, std::size_t n, std::size_t whole_n = 0) noexcept {
+void cast_contiguous(const From* src, To* dst, std::size_t n,
+                     [[maybe_unused]] std::size_t whole_n = 0) noexcept {  // unused off x86
   if (n == 0) return;
   if constexpr (std::is_same_v<From, To>) {
     std::memcpy(static_cast<void*>(dst), src, n * sizeof(From));
