@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_main.hpp"
 #include "strided/batch.hpp"
 #include "strided/buffer_cache.hpp"
 #include "strided/detail/buffer.hpp"
@@ -189,4 +190,6 @@ BENCHMARK(BM_stack_nhwc_views_64x224x224x3)->Apply(timed_like_memcpy);
 BENCHMARK(BM_stack_kernel_only_64x3x224x224)->Apply(timed_like_memcpy);
 BENCHMARK(BM_concat_kernel_only_8x64x3x224x224)->Apply(timed_like_memcpy);
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  return strided_bench::run(argc, argv, "batch_bench", [] {});
+}

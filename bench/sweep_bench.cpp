@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_main.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/copy/copy.hpp"
 #include "strided/detail/simd/isa.hpp"
@@ -337,6 +338,7 @@ void register_views(const std::vector<View>& views, const std::string& group) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  strided_bench::one_thread_unless_asked();
   static const std::vector<View> sweep = sweep_views_list();
   static const std::vector<View> channels = channel_views();
   for (int i = 1; i < argc; ++i)
