@@ -18,7 +18,7 @@ struct CopyArgs {
   /// Destination bytes of the whole copy when this one is a piece of it (a parallel chunk), else
   /// 0. Streaming stores are chosen by the whole copy's size: a chunk of a copy far larger than
   /// the caches must stream as the copy would on one thread, or it pays a read of every
-  /// destination line (at 2 threads a 64 MiB transpose was no faster than at 1).
+  /// destination line.
   std::size_t whole_dst_bytes = 0;
 };
 
