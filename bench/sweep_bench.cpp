@@ -281,6 +281,23 @@ double percentile(std::vector<double> v, double q) {
   return v[std::min(k, v.size() - 1)];
 }
 
+/// The plan's kind, element size (bytes, rows folded in) and, for the tiled kernels, the extents
+/// of the destination- and source-contiguous groups: where a slow view's time goes.
+std::string plan_label(const strided::detail::CopyPlan& p) {
+  std::string s = strided::detail::plan_kind_name(p.kind);
+  s += " es=" + std::to_string(p.elem_size);
+  if (p.kind == strided::detail::PlanKind::transpose ||
+      p.kind == strided::detail::PlanKind::interleave ||
+      p.kind == strided::detail::PlanKind::deinterleave) {
+    std::size_t ej = 1, ei = 1;
+    for (std::size_t k = 0; k < p.nj; ++k) ej *= p.axes[k].n;
+    for (std::size_t k = 0; k < p.ni; ++k) ei *= p.axes[p.i_axes[k]].n;
+    s += " J=" + std::to_string(ej) + " I=" + std::to_string(ei);
+  }
+  s += " rank=" + std::to_string(p.rank);
+  return s;
+}
+
 void bench_view(benchmark::State& state, const View& v, Isa isa, const std::string& group) {
   const strided::detail::ScopedIsa scoped(isa);
   const Layout l = layout_of(v);
@@ -317,7 +334,7 @@ void bench_view(benchmark::State& state, const View& v, Isa isa, const std::stri
   }
   const double x = percentile(pair_ratios, 0.5);
   state.counters["x_memcpy"] = x;
-  state.SetLabel(std::string(strided::detail::plan_kind_name(strided::detail::plan_copy(a).kind)));
+  state.SetLabel(plan_label(strided::detail::plan_copy(a)));
   ratios()[group + "/" + std::string(strided::detail::isa_name(isa))][v.name].push_back(x);
 }
 

@@ -153,3 +153,24 @@ TEST_CASE("a backwards source unit axis is read forwards", "[copy][plan]") {
   CHECK(plan({64, 64}, {1, -64}, {64, 1}).kind == PlanKind::transpose);
   CHECK(plan({64, 64}, {1, -64}, {64, 1}).dst_offset == 0);
 }
+
+TEST_CASE("a flip inside the source's contiguous axes stays in the transpose's group",
+          "[copy][plan]") {
+  // u8 [3013, 3, 1610] from a [1610, 3013, 3] image with its 3013 axis flipped, permuted (1, 2, 0):
+  // the channel axis (stride 1) and the flipped pixel axis (stride -3) form one group of 9039
+  // source-contiguous bytes once the pixel axis is reversed in both views; before, the group
+  // stopped at the 3 channels.
+  const CopyPlan p = plan({3013, 3, 1610}, {-3, 1, 9039}, {4830, 1610, 1}, 1);
+  REQUIRE(p.kind == PlanKind::transpose);
+  REQUIRE(p.ni == 2);
+  const auto& pixels = p.axes[p.i_axes[1]];
+  CHECK(pixels.n == 3013);
+  CHECK(pixels.ss == 3);
+  CHECK(pixels.ds == -4830);
+  CHECK(p.src_offset == -3012 * 3);
+  CHECK(p.dst_offset == 3012 * 4830);
+  // With both directions present the forward axis is taken and nothing is reversed.
+  const CopyPlan f = plan({64, 64, 8}, {-64, 1, 64 * 64}, {512, 8, 1}, 1);
+  REQUIRE(f.kind == PlanKind::transpose);
+  CHECK(f.axes[f.i_axes[0]].ss == 1);
+}

@@ -192,9 +192,12 @@ TEST_CASE("transposes of every size class near tile edges, misaligned, at every 
     CAPTURE(level);
     for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8},
                            std::size_t{16}, std::size_t{12}})
-      for (std::size_t rows : {std::size_t{8}, std::size_t{15}, std::size_t{16}, std::size_t{64},
-                               std::size_t{67}, std::size_t{257}})
-        for (std::size_t cols : {std::size_t{17}, std::size_t{32}, std::size_t{130}}) {
+      // Sides one past, one short of and far from each kernel's width and the macro-tile sides
+      // (256 rows, 512 columns): the ragged edges' shifted tiles and narrower kernels.
+      for (std::size_t rows : {std::size_t{5}, std::size_t{8}, std::size_t{15}, std::size_t{16},
+                               std::size_t{63}, std::size_t{64}, std::size_t{67}, std::size_t{257}})
+        for (std::size_t cols : {std::size_t{17}, std::size_t{32}, std::size_t{65},
+                                 std::size_t{130}, std::size_t{513}}) {
           CAPTURE(es, rows, cols);
           const std::vector<std::size_t> shape{rows, cols};
           View src, dst;
@@ -378,4 +381,47 @@ TEST_CASE("odd-shaped permutes around the whole-line tile edges, streamed and no
         }
       }
     }
+}
+
+// A flipped axis inside the source's contiguous axes joins the transpose's source group (it is
+// reversed in both views, so the group's destination strides are negative): [3, n, m] packed
+// pixels read with the pixel axis, the channel axis or both reversed, at every ISA level.
+TEST_CASE("transposes whose source group has reversed axes, at every ISA level", "[copy]") {
+  const std::uint64_t seed = std::random_device{}();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  const int levels = testable_levels();
+  for (int level = 0; level < levels; ++level) {
+    strided::detail::ScopedIsa isa(static_cast<strided::detail::Isa>(level));
+    CAPTURE(level);
+    for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}})
+      for (int flips = 1; flips < 4; ++flips) {
+        CAPTURE(es, flips);
+        // Source [rows, pixels, channels] row-major; view [pixels, channels, rows].
+        const std::size_t rows = 67 + rng() % 64, pixels = 33 + rng() % 100, channels = 3;
+        const auto ch = static_cast<std::ptrdiff_t>(channels);
+        const auto row = static_cast<std::ptrdiff_t>(pixels) * ch;
+        View src, dst;
+        src.strides = {(flips & 1) != 0 ? -ch : ch, (flips & 2) != 0 ? -1 : 1, row};
+        std::ptrdiff_t lo = 0;
+        if ((flips & 1) != 0) lo -= static_cast<std::ptrdiff_t>(pixels - 1) * ch;
+        if ((flips & 2) != 0) lo -= ch - 1;
+        src.origin = static_cast<std::size_t>(-lo) * es + rng() % 16;
+        src.bytes.resize(src.origin + rows * pixels * channels * es + 16);
+        dst.strides = {static_cast<std::ptrdiff_t>(channels * rows),
+                       static_cast<std::ptrdiff_t>(rows), 1};
+        dst.origin = rng() % 16;
+        dst.bytes.resize(dst.origin + rows * pixels * channels * es + 16);
+        const std::vector<std::size_t> shape{pixels, channels, rows};
+        CopyArgs a{shape, nullptr, src.strides, nullptr, dst.strides, es};
+        const auto p = strided::detail::plan_copy(a);
+        REQUIRE(p.kind == strided::detail::PlanKind::transpose);
+        std::size_t group = 1;  // both reversed: the two axes merge into one
+        for (std::size_t k = 0; k < p.ni; ++k) group *= p.axes[p.i_axes[k]].n;
+        REQUIRE(group == pixels * channels);
+        const Outcome out = run_case(rng, shape, es, src, dst);
+        CAPTURE(out.first_bad);
+        REQUIRE(out.ok);
+      }
+  }
 }

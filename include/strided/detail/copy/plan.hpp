@@ -5,7 +5,8 @@
 //   * every destination stride positive (a flipped destination axis is flipped in both views),
 //     except one: when the source's unit-stride axis runs backwards (a flipped image row, BGR
 //     channels), it is flipped in both views so that the transpose and channel kernels read the
-//     source forwards (see unflip_source_unit_axis);
+//     source forwards (see unflip_source_unit_axis); and a transpose's source-contiguous group
+//     reads every axis of it forwards (see src_chain);
 //   * axes ordered innermost first by destination stride, so the outer loops walk the
 //     destination forwards;
 //   * axes that are contiguous with each other in both views merged into one;
@@ -168,18 +169,35 @@ inline std::size_t dst_chain_length(const CopyPlan& p) noexcept {
   return len;
 }
 
-// Source-contiguous chain among the axes outside [0, nj): ss = es, es*n_a, es*n_a*n_b, ...
+// Reverses an axis in both views: both starts move to its last element.
+inline void reverse_axis(CopyPlan& p, PlanAxis& ax) noexcept {
+  p.src_offset += (sgn(ax.n) - 1) * ax.ss;
+  p.dst_offset += (sgn(ax.n) - 1) * ax.ds;
+  ax.ss = -ax.ss;
+  ax.ds = -ax.ds;
+}
+
+// The axis with source stride `ss`, else one with -ss; rank if none.
+inline std::size_t find_src_axis(const CopyPlan& p, std::ptrdiff_t ss) noexcept {
+  std::size_t backwards = p.rank;
+  for (std::size_t k = 0; k < p.rank; ++k) {
+    if (p.axes[k].ss == ss) return k;
+    if (p.axes[k].ss == -ss && backwards == p.rank) backwards = k;
+  }
+  return backwards;
+}
+
+// Source-contiguous chain among the axes outside [0, nj): |ss| = es, es*n_a, es*n_a*n_b, ...
+// An axis read backwards (a flip) belongs to the chain once reversed in both views, which
+// choose_transpose_groups does: the I group indexes the destination through a table, so its
+// axes may have negative destination strides. Without it a flip in the middle of the source's
+// contiguous axes leaves a group of 3-5 elements (u8 [3013, 3, 1610] with the 3013 axis flipped).
 inline std::size_t src_chain(const CopyPlan& p, std::size_t nj,
                              std::array<std::uint8_t, plan_max_rank>& out) noexcept {
   std::size_t len = 0;
   std::ptrdiff_t want = sgn(p.elem_size);
   for (;;) {
-    std::size_t found = p.rank;
-    for (std::size_t k = 0; k < p.rank; ++k)
-      if (p.axes[k].ss == want) {
-        found = k;
-        break;
-      }
+    const std::size_t found = find_src_axis(p, want);
     if (found == p.rank || found < nj) return len;
     out[len++] = static_cast<std::uint8_t>(found);
     want *= sgn(p.axes[found].n);
@@ -214,15 +232,10 @@ inline bool choose_transpose_groups(CopyPlan& p) noexcept {
     }
   }
   // Tiles narrower than 4 elements on a side gain nothing over the strided loop.
-  return best_score >= 4 * cap;
-}
-
-// Reverses an axis in both views: both starts move to its last element.
-inline void reverse_axis(CopyPlan& p, PlanAxis& ax) noexcept {
-  p.src_offset += (sgn(ax.n) - 1) * ax.ss;
-  p.dst_offset += (sgn(ax.n) - 1) * ax.ds;
-  ax.ss = -ax.ss;
-  ax.ds = -ax.ds;
+  if (best_score < 4 * cap) return false;
+  for (std::size_t k = 0; k < p.ni; ++k)
+    if (PlanAxis& ax = p.axes[p.i_axes[k]]; ax.ss < 0) reverse_axis(p, ax);
+  return true;
 }
 
 // When no axis has source stride +elem_size but one has -elem_size, that axis is the source's
