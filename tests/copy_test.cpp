@@ -425,3 +425,48 @@ TEST_CASE("transposes whose source group has reversed axes, at every ISA level",
       }
   }
 }
+
+// The strided loop's source-ordered block: u8 [2, 30, 40, 50] gathered from a [50, 40, 30, 4]
+// source (last axis narrowed to 2, the 30 axis flipped): in the destination's order the 2 and 30
+// axes would re-read lines 60000 elements later; they are walked as one block of 60 rows inside
+// the other axes. A smaller view keeps the destination's order; a broadcast axis joins the block.
+TEST_CASE("strided copies walk a block of the smallest source strides", "[copy]") {
+  const std::uint64_t seed = std::random_device{}();
+  CAPTURE(seed);
+  std::mt19937_64 rng(seed);
+  struct Case {
+    std::vector<std::size_t> shape;
+    std::vector<std::ptrdiff_t> strides;
+    std::vector<std::size_t> block;  // extents of the block's axes, smallest source stride first
+  };
+  const Case cases[] = {{{2, 30, 40, 50}, {1, -4, 120, 4800}, {2, 30}},
+                        {{2, 30, 4, 20}, {1, -4, 120, 4800}, {}},
+                        {{2, 30, 40, 50}, {1, -4, 0, 4800}, {40, 2}}};
+  for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{8}, std::size_t{3}})
+    for (const Case& c : cases) {
+      CAPTURE(es, c.shape, c.strides);
+      View src, dst;
+      src.strides = c.strides;
+      src.origin = 29 * 4 * es + rng() % 16;
+      src.bytes.resize(src.origin + 50 * 4800 * es + 16);
+      std::ptrdiff_t step = 1;
+      dst.strides.assign(4, 0);
+      for (std::size_t k = 4; k-- > 0;) {
+        dst.strides[k] = step;
+        step *= static_cast<std::ptrdiff_t>(c.shape[k]);
+      }
+      dst.origin = rng() % 16;
+      dst.bytes.resize(dst.origin + static_cast<std::size_t>(step) * es + 16);
+      CopyArgs a{c.shape, nullptr, src.strides, nullptr, dst.strides, es};
+      const auto p = strided::detail::plan_copy(a);
+      REQUIRE(p.kind == strided::detail::PlanKind::strided);
+      std::array<std::size_t, strided::detail::plan_max_rank> block{};
+      const std::size_t nb = strided::detail::copy_impl::strided_block_axes(p, block);
+      std::vector<std::size_t> extents;
+      for (std::size_t k = 0; k < nb; ++k) extents.push_back(p.axes[block[k]].n);
+      CHECK(extents == c.block);
+      const Outcome out = run_case(rng, c.shape, es, src, dst);
+      CAPTURE(out.first_bad);
+      REQUIRE(out.ok);
+    }
+}

@@ -13,18 +13,15 @@
 
 namespace strided::detail::copy_impl {
 
-/// Calls fn(src, dst) for every index of the axes in `outer` (innermost first), walking the
-/// destination forwards. An odometer rather than recursion: ranks reach 64 and the per-step cost
-/// matters when the inner work is small.
+/// Calls fn(source offset, destination offset) (bytes) for every index of the axes in `outer`
+/// (innermost first), walking the destination forwards. An odometer rather than recursion: ranks
+/// reach 64 and the per-step cost matters when the inner work is small.
 template <class Fn>
-void for_each_index(const PlanAxis* const* outer, std::size_t count, const std::byte* s,
-                    std::byte* d, Fn&& fn) {
-  // Offsets are integers so that no pointer is ever formed outside the views (the last carry
-  // steps one past the end, which for a negative stride is before the buffer).
+void for_each_offset(const PlanAxis* const* outer, std::size_t count, Fn&& fn) {
   std::array<std::size_t, plan_max_rank> idx{};
   std::ptrdiff_t os = 0, od = 0;
   for (;;) {
-    fn(s + os, d + od);
+    fn(os, od);
     std::size_t k = 0;
     for (; k < count; ++k) {
       const PlanAxis& ax = *outer[k];
@@ -37,6 +34,15 @@ void for_each_index(const PlanAxis* const* outer, std::size_t count, const std::
     }
     if (k == count) return;
   }
+}
+
+/// Calls fn(src, dst) for every index of the axes in `outer`. Offsets stay integers until an
+/// element's address is formed, so no pointer is formed outside the views (the last carry steps
+/// one past the end, which for a negative stride is before the buffer).
+template <class Fn>
+void for_each_index(const PlanAxis* const* outer, std::size_t count, const std::byte* s,
+                    std::byte* d, Fn&& fn) {
+  for_each_offset(outer, count, [&](std::ptrdiff_t os, std::ptrdiff_t od) { fn(s + os, d + od); });
 }
 
 /// Bytes the plan writes.
@@ -176,13 +182,81 @@ inline void run_fill(const CopyPlan& p) {
                  [n, es](const std::byte* s, std::byte* d) { fill_row(s, d, n, es); });
 }
 
+/// Rows (indices of the axes other than the innermost) in the strided loop's source-ordered block.
+inline constexpr std::size_t strided_block = 256;
+
+/// Elements of the loops inside an axis beyond which, in the destination's order, the lines that
+/// axis would read again are gone from L2 (4096 elements of up to a line each: 256 KiB).
+inline constexpr std::size_t strided_reuse_span = 4096;
+
+/// The axes of the strided loop's block: besides axes[0], those with the smallest source strides,
+/// as many as fit in strided_block rows; none when, in the destination's order, every one of them
+/// is reached within strided_reuse_span elements (the lines it reads again are still cached, and
+/// the destination order writes sequentially: short rows from a 9 x 11 x 15 nest measured 1.7x
+/// memcpy in that order, 3.8x blocked). Returns how many (their indices in `out`).
+inline std::size_t strided_block_axes(const CopyPlan& p,
+                                      std::array<std::size_t, plan_max_rank>& out) {
+  std::array<std::size_t, plan_max_rank> order{}, inside{};
+  std::size_t m = 0, elements = 1;
+  for (std::size_t k = 1; k < p.rank; ++k) {
+    elements *= p.axes[k - 1].n;
+    inside[k] = elements;
+    order[m++] = k;
+  }
+  auto abs_ss = [&](std::size_t k) { return p.axes[k].ss < 0 ? -p.axes[k].ss : p.axes[k].ss; };
+  std::stable_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(m),
+                   [&](std::size_t x, std::size_t y) { return abs_ss(x) < abs_ss(y); });
+  std::size_t count = 0, rows = 1;
+  bool far = false;
+  while (count < m && rows * p.axes[order[count]].n <= strided_block) {
+    rows *= p.axes[order[count]].n;
+    far = far || inside[order[count]] > strided_reuse_span;
+    out[count] = order[count];
+    ++count;
+  }
+  return far ? count : 0;
+}
+
+/// The general loop: one strided row along axes[0] (the destination's unit axis) per index of
+/// the other axes. Those with the smallest source strides form a block walked inside the rest
+/// (whose order stays the destination's), so that consecutive rows read nearby source lines.
+/// Walking the destination order alone swept the whole source once per index of an axis whose
+/// source stride is small but destination stride large (u8 [2, 88, 48, 56, 95] read from
+/// 352-byte-strided rows: 77x memcpy, 4.4x blocked).
 inline void run_strided(const CopyPlan& p) {
-  const OuterAxes o = outer_axes(p, 1);
   const PlanAxis inner = p.axes[0];
   const std::size_t es = p.elem_size;
+  std::array<std::size_t, plan_max_rank> block_axes{};
+  const std::size_t nb = strided_block_axes(p, block_axes);
+  if (nb == 0) {  // the destination's order: no table between the odometer and the rows
+    const OuterAxes o = outer_axes(p, 1);
+    for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
+                   [inner, es](const std::byte* s, std::byte* d) {
+                     strided_row(s, inner.ss, d, inner.ds, inner.n, es);
+                   });
+    return;
+  }
+  std::array<bool, plan_max_rank> in_block{};
+  std::array<const PlanAxis*, plan_max_rank> block{};
+  for (std::size_t k = 0; k < nb; ++k) {
+    in_block[block_axes[k]] = true;
+    block[k] = &p.axes[block_axes[k]];
+  }
+  OuterAxes o;
+  for (std::size_t k = 1; k < p.rank; ++k)
+    if (!in_block[k]) o.ptr[o.count++] = &p.axes[k];
+  // Offsets of the block's rows, innermost (smallest source stride) first.
+  std::array<std::ptrdiff_t, strided_block> src_row, dst_row;
+  std::size_t rows = 0;
+  for_each_offset(block.data(), nb, [&](std::ptrdiff_t os, std::ptrdiff_t od) {
+    src_row[rows] = os;
+    dst_row[rows] = od;
+    ++rows;
+  });
   for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
-                 [inner, es](const std::byte* s, std::byte* d) {
-                   strided_row(s, inner.ss, d, inner.ds, inner.n, es);
+                 [&src_row, &dst_row, rows, inner, es](const std::byte* s, std::byte* d) {
+                   for (std::size_t r = 0; r < rows; ++r)
+                     strided_row(s + src_row[r], inner.ss, d + dst_row[r], inner.ds, inner.n, es);
                  });
 }
 
