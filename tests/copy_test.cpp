@@ -193,10 +193,11 @@ TEST_CASE("transposes of every size class near tile edges, misaligned, at every 
     for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8},
                            std::size_t{16}, std::size_t{12}})
       // Sides one past, one short of and far from each kernel's width and the macro-tile sides
-      // (256 rows, 512 columns): the ragged edges' shifted tiles and narrower kernels.
+      // (256 rows, 512 columns): the ragged edges' shifted tiles and narrower kernels; 7 source
+      // rows: fewer than the narrowest vector kernel's (transpose_few_rows).
       for (std::size_t rows : {std::size_t{5}, std::size_t{8}, std::size_t{15}, std::size_t{16},
                                std::size_t{63}, std::size_t{64}, std::size_t{67}, std::size_t{257}})
-        for (std::size_t cols : {std::size_t{17}, std::size_t{32}, std::size_t{65},
+        for (std::size_t cols : {std::size_t{7}, std::size_t{17}, std::size_t{32}, std::size_t{65},
                                  std::size_t{130}, std::size_t{513}}) {
           CAPTURE(es, rows, cols);
           const std::vector<std::size_t> shape{rows, cols};

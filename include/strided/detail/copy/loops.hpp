@@ -91,6 +91,25 @@ inline void copy_element(std::byte* d, const std::byte* s, std::size_t es) noexc
   }
 }
 
+/// n <= 32 bytes by at most two overlapping fixed-size moves (a runtime-size memcpy is a call).
+inline void copy_small(std::byte* d, const std::byte* s, std::size_t n) noexcept {
+  if (n >= 16) {
+    std::memcpy(d, s, 16);
+    std::memcpy(d + n - 16, s + n - 16, 16);
+  } else if (n >= 8) {
+    std::memcpy(d, s, 8);
+    std::memcpy(d + n - 8, s + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(d, s, 4);
+    std::memcpy(d + n - 4, s + n - 4, 4);
+  } else if (n >= 2) {
+    std::memcpy(d, s, 2);
+    std::memcpy(d + n - 2, s + n - 2, 2);
+  } else if (n == 1) {
+    *d = *s;
+  }
+}
+
 template <std::size_t ES>
 inline void strided_row_fixed(const std::byte* s, std::ptrdiff_t ss, std::byte* d,
                               std::ptrdiff_t ds, std::size_t n) noexcept {

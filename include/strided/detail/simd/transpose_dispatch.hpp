@@ -83,4 +83,44 @@ inline TileKernel tile_kernel(std::size_t es, std::size_t max_i, std::size_t max
   return scalar_tile_kernel(es, max_w);
 }
 
+/// The narrowest vector kernel for `es`-byte elements at the active level (16- or 32-byte rows),
+/// or no kernel (fn == nullptr) at the scalar level and for other sizes: what a tile with one
+/// side shorter than every vector kernel is padded to (see transpose_few_rows).
+inline TileKernel narrowest_vector_kernel(std::size_t es) noexcept {
+#if STRIDED_X86
+  if (active_isa() != Isa::scalar) {
+    switch (es) {
+      case 1:
+        return {&transpose_tile_sse2_u8, 16, 16};
+      case 2:
+        return {&transpose_tile_sse2_u16, 8, 8};
+      case 4:
+        return {&transpose_tile_avx2_square<4>, 8, 8};
+      case 8:
+        return {&transpose_tile_avx2_square<8>, 4, 4};
+      default:
+        return {};
+    }
+  }
+#endif
+#if STRIDED_NEON
+  if (active_isa() == Isa::neon) {
+    switch (es) {
+      case 1:
+        return {&transpose_tile_neon<1>, 16, 16};
+      case 2:
+        return {&transpose_tile_neon<2>, 8, 8};
+      case 4:
+        return {&transpose_tile_neon<4>, 4, 4};
+      case 8:
+        return {&transpose_tile_neon<8>, 2, 2};
+      default:
+        return {};
+    }
+  }
+#endif
+  static_cast<void>(es);
+  return {};
+}
+
 }  // namespace strided::detail::simd
