@@ -241,7 +241,7 @@ inline std::size_t strided_block_axes(const CopyPlan& p,
 /// (whose order stays the destination's), so that consecutive rows read nearby source lines.
 /// Walking the destination order alone swept the whole source once per index of an axis whose
 /// source stride is small but destination stride large (u8 [2, 88, 48, 56, 95] read from
-/// 352-byte-strided rows: 77x memcpy, 4.4x blocked).
+/// 352-byte-strided rows: 77x memcpy in that order, 11x blocked).
 inline void run_strided(const CopyPlan& p) {
   const PlanAxis inner = p.axes[0];
   const std::size_t es = p.elem_size;

@@ -82,9 +82,9 @@ void cover(std::size_t lo, std::size_t hi, std::size_t w, F&& f) {
 /// A band with fewer source rows than the narrowest vector kernel `k` (W x W) and no room to
 /// move a tile back over them (j1 < W), at least W elements along them (i1 >= W): the kernel
 /// reads the first row again in place of the missing ones, into an L1 buffer whose first columns
-/// are written out. f32 rows of 7 elements: 6.5x -> 3.5x memcpy. (Gathering too-short source
-/// rows into a padded buffer the same way measured slower than the scalar tiles: 27x -> 34x for
-/// u8 rows of 15, whose time goes to reading one line per row.)
+/// are written out (f32, 7 rows: 3.5x memcpy, scalar tiles 6.5x). Source rows too short for the
+/// kernel are left to the scalar tiles: gathering them into a padded buffer the same way measured
+/// slower (u8 rows of 15: 34x against 27x; the time goes to reading a line per row).
 inline void transpose_few_rows(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
                                const std::ptrdiff_t* dst_i, std::size_t i0, std::size_t i1,
                                std::size_t j0, std::size_t j1, std::size_t es, simd::TileKernel k) {
