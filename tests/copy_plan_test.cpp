@@ -170,7 +170,20 @@ TEST_CASE("a flip inside the source's contiguous axes stays in the transpose's g
   CHECK(p.src_offset == -3012 * 3);
   CHECK(p.dst_offset == 3012 * 4830);
   // With both directions present the forward axis is taken and nothing is reversed.
-  const CopyPlan f = plan({64, 64, 8}, {-64, 1, 64 * 64}, {512, 8, 1}, 1);
+  const CopyPlan f = plan({64, 64, 8}, {-64, 1, 64 * 64}, {512, 8, 1}, 4);
   REQUIRE(f.kind == PlanKind::transpose);
-  CHECK(f.axes[f.i_axes[0]].ss == 1);
+  CHECK(f.axes[f.i_axes[0]].ss == 4);
+}
+
+TEST_CASE("tiles narrower than 16 bytes pick the strided loop", "[copy][plan]") {
+  // Below every vector kernel (16 u8, 8 u16 elements a side) the scalar tiles lost to the strided
+  // loop: u8 [224 x 22] x 15 bytes measured 25x memcpy tiled, 10x in the loop.
+  CHECK(plan({15, 1000}, {1, 15}, {1000, 1}, 1).kind == PlanKind::strided);
+  CHECK(plan({16, 1000}, {1, 16}, {1000, 1}, 1).kind == PlanKind::transpose);
+  CHECK(plan({7, 1000}, {1, 7}, {1000, 1}, 2).kind == PlanKind::strided);
+  CHECK(plan({8, 1000}, {1, 8}, {1000, 1}, 2).kind == PlanKind::transpose);
+  CHECK(plan({1000, 5}, {1, 1000}, {5, 1}, 4).kind == PlanKind::transpose);
+  CHECK(plan({3, 1000}, {1, 5}, {1000, 1}, 8).kind == PlanKind::strided);  // 3 of 5 channels
+  // The side's length decides, not the longer side: 15 x 64 is not a 16 x 1 tile.
+  CHECK(plan({15, 64}, {1, 15}, {64, 1}, 1).kind == PlanKind::strided);
 }

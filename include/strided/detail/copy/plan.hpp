@@ -223,7 +223,7 @@ inline bool choose_transpose_groups(CopyPlan& p) noexcept {
     if (ni == 0) continue;
     const std::size_t ej = std::min(group_extent(p, nj, nullptr), cap);
     const std::size_t ei = std::min(group_extent(p, ni, ia.data()), cap);
-    const std::size_t score = std::min(ej, ei) * cap + std::max(ej, ei);
+    const std::size_t score = std::min(ej, ei) * (cap + 1) + std::max(ej, ei);  // min, then max
     if (score > best_score) {
       best_score = score;
       p.nj = nj;
@@ -231,8 +231,10 @@ inline bool choose_transpose_groups(CopyPlan& p) noexcept {
       p.i_axes = ia;
     }
   }
-  // Tiles narrower than 4 elements on a side gain nothing over the strided loop.
-  if (best_score < 4 * cap) return false;
+  // Tiles narrower than 4 elements on a side gain nothing over the strided loop; nor do tiles
+  // narrower than 16 bytes, below every vector kernel.
+  const std::size_t min_side = std::max<std::size_t>(4, 16 / p.elem_size);
+  if (best_score / (cap + 1) < min_side) return false;
   for (std::size_t k = 0; k < p.ni; ++k)
     if (PlanAxis& ax = p.axes[p.i_axes[k]]; ax.ss < 0) reverse_axis(p, ax);
   return true;
