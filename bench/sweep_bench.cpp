@@ -289,10 +289,9 @@ std::string plan_label(const strided::detail::CopyPlan& p) {
   if (p.kind == strided::detail::PlanKind::transpose ||
       p.kind == strided::detail::PlanKind::interleave ||
       p.kind == strided::detail::PlanKind::deinterleave) {
-    std::size_t ej = 1, ei = 1;
-    for (std::size_t k = 0; k < p.nj; ++k) ej *= p.axes[k].n;
-    for (std::size_t k = 0; k < p.ni; ++k) ei *= p.axes[p.i_axes[k]].n;
-    s += " J=" + std::to_string(ej) + " I=" + std::to_string(ei);
+    using strided::detail::plan_impl::group_extent;
+    s += " J=" + std::to_string(group_extent(p, p.nj, nullptr)) +
+         " I=" + std::to_string(group_extent(p, p.ni, p.i_axes.data()));
   }
   s += " rank=" + std::to_string(p.rank);
   return s;

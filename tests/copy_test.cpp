@@ -120,6 +120,29 @@ Outcome run_case(std::mt19937_64& rng, const std::vector<std::size_t>& shape, st
   return out;
 }
 
+// run_case, requiring the whole destination buffer to match the reference.
+void require_copy_matches(std::mt19937_64& rng, const std::vector<std::size_t>& shape,
+                          std::size_t es, const View& src, View& dst) {
+  const Outcome out = run_case(rng, shape, es, src, dst);
+  CAPTURE(out.first_bad);
+  REQUIRE(out.ok);
+}
+
+// A row-major destination of `shape`, misaligned by up to 15 bytes.
+View row_major_destination(std::mt19937_64& rng, const std::vector<std::size_t>& shape,
+                           std::size_t es) {
+  View v;
+  v.strides.assign(shape.size(), 0);
+  std::ptrdiff_t step = 1;
+  for (std::size_t k = shape.size(); k-- > 0;) {
+    v.strides[k] = step;
+    step *= static_cast<std::ptrdiff_t>(shape[k]);
+  }
+  v.origin = rng() % 16;
+  v.bytes.resize(v.origin + static_cast<std::size_t>(step) * es + 16);
+  return v;
+}
+
 std::string describe(const std::vector<std::size_t>& shape, const View& s, const View& d,
                      std::size_t es) {
   std::string t = "shape [";
@@ -215,9 +238,7 @@ TEST_CASE("transposes of every size class near tile edges, misaligned, at every 
           const bool tiled = std::min(rows, cols) >= std::max<std::size_t>(4, 16 / es);
           REQUIRE((strided::detail::plan_copy(a).kind == strided::detail::PlanKind::transpose) ==
                   tiled);
-          const Outcome out = run_case(rng, shape, es, src, dst);
-          CAPTURE(out.first_bad);
-          REQUIRE(out.ok);
+          require_copy_matches(rng, shape, es, src, dst);
         }
   }
 }
@@ -244,9 +265,7 @@ TEST_CASE("transposes longer than the offset tables, at every ISA level", "[copy
         dst.strides = {1152, 1};  // 64-byte aligned rows for every es: the streaming kernels run
         dst.bytes.resize(1152 * 1031 * es + 64);
         dst.origin = (64 - reinterpret_cast<std::uintptr_t>(dst.bytes.data()) % 64) % 64;
-        const Outcome out = run_case(rng, shape, es, src, dst);
-        CAPTURE(out.first_bad);
-        REQUIRE(out.ok);
+        require_copy_matches(rng, shape, es, src, dst);
       }
     }
   }
@@ -276,9 +295,7 @@ TEST_CASE("permute of a rank-16 tensor of 2s at every ISA level", "[copy]") {
       src.bytes.resize(3 + (std::size_t{1} << 16) * es);
       dst.origin = 5;
       dst.bytes.resize(5 + (std::size_t{1} << 16) * es);
-      const Outcome out = run_case(rng, shape, es, src, dst);
-      CAPTURE(out.first_bad);
-      REQUIRE(out.ok);
+      require_copy_matches(rng, shape, es, src, dst);
     }
   }
 }
@@ -318,9 +335,7 @@ TEST_CASE("streaming-store paths (threshold lowered to 0) at every ISA level", "
         dst.bytes.resize(ldd * rows * es + 128);
         const auto addr = reinterpret_cast<std::uintptr_t>(dst.bytes.data());
         dst.origin = (64 - addr % 64) % 64;
-        const Outcome out = run_case(rng, shape, es, src, dst);
-        CAPTURE(out.first_bad);
-        REQUIRE(out.ok);
+        require_copy_matches(rng, shape, es, src, dst);
       }
   }
 }
@@ -405,27 +420,21 @@ TEST_CASE("transposes whose source group has reversed axes, at every ISA level",
         const std::size_t rows = 67 + rng() % 64, pixels = 33 + rng() % 100, channels = 3;
         const auto ch = static_cast<std::ptrdiff_t>(channels);
         const auto row = static_cast<std::ptrdiff_t>(pixels) * ch;
-        View src, dst;
+        const std::vector<std::size_t> shape{pixels, channels, rows};
+        View src, dst = row_major_destination(rng, shape, es);
         src.strides = {(flips & 1) != 0 ? -ch : ch, (flips & 2) != 0 ? -1 : 1, row};
         std::ptrdiff_t lo = 0;
         if ((flips & 1) != 0) lo -= static_cast<std::ptrdiff_t>(pixels - 1) * ch;
         if ((flips & 2) != 0) lo -= ch - 1;
         src.origin = static_cast<std::size_t>(-lo) * es + rng() % 16;
         src.bytes.resize(src.origin + rows * pixels * channels * es + 16);
-        dst.strides = {static_cast<std::ptrdiff_t>(channels * rows),
-                       static_cast<std::ptrdiff_t>(rows), 1};
-        dst.origin = rng() % 16;
-        dst.bytes.resize(dst.origin + rows * pixels * channels * es + 16);
-        const std::vector<std::size_t> shape{pixels, channels, rows};
         CopyArgs a{shape, nullptr, src.strides, nullptr, dst.strides, es};
         const auto p = strided::detail::plan_copy(a);
         REQUIRE(p.kind == strided::detail::PlanKind::transpose);
         std::size_t group = 1;  // both reversed: the two axes merge into one
         for (std::size_t k = 0; k < p.ni; ++k) group *= p.axes[p.i_axes[k]].n;
         REQUIRE(group == pixels * channels);
-        const Outcome out = run_case(rng, shape, es, src, dst);
-        CAPTURE(out.first_bad);
-        REQUIRE(out.ok);
+        require_copy_matches(rng, shape, es, src, dst);
       }
   }
 }
@@ -449,18 +458,10 @@ TEST_CASE("strided copies walk a block of the smallest source strides", "[copy]"
   for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{8}, std::size_t{3}})
     for (const Case& c : cases) {
       CAPTURE(es, c.shape, c.strides);
-      View src, dst;
+      View src, dst = row_major_destination(rng, c.shape, es);
       src.strides = c.strides;
       src.origin = 29 * 4 * es + rng() % 16;
       src.bytes.resize(src.origin + 50 * 4800 * es + 16);
-      std::ptrdiff_t step = 1;
-      dst.strides.assign(4, 0);
-      for (std::size_t k = 4; k-- > 0;) {
-        dst.strides[k] = step;
-        step *= static_cast<std::ptrdiff_t>(c.shape[k]);
-      }
-      dst.origin = rng() % 16;
-      dst.bytes.resize(dst.origin + static_cast<std::size_t>(step) * es + 16);
       CopyArgs a{c.shape, nullptr, src.strides, nullptr, dst.strides, es};
       const auto p = strided::detail::plan_copy(a);
       REQUIRE(p.kind == strided::detail::PlanKind::strided);
@@ -469,8 +470,6 @@ TEST_CASE("strided copies walk a block of the smallest source strides", "[copy]"
       std::vector<std::size_t> extents;
       for (std::size_t k = 0; k < nb; ++k) extents.push_back(p.axes[block[k]].n);
       CHECK(extents == c.block);
-      const Outcome out = run_case(rng, c.shape, es, src, dst);
-      CAPTURE(out.first_bad);
-      REQUIRE(out.ok);
+      require_copy_matches(rng, c.shape, es, src, dst);
     }
 }

@@ -90,7 +90,7 @@ inline void transpose_few_rows(const std::byte* s, const std::ptrdiff_t* src_j, 
                                std::size_t j0, std::size_t j1, std::size_t es, simd::TileKernel k) {
   constexpr std::size_t max_w = 16;  // the widest of these kernels: 16 x 16 u8
   const std::size_t w = k.wi, row = w * es, nj = j1 - j0;  // row: 16 or 32 bytes
-  alignas(64) std::array<std::byte, max_w * 32> out;
+  alignas(64) std::array<std::byte, 256> out;              // w * row: 16 x 16 or 8 x 32 bytes
   std::array<std::ptrdiff_t, max_w> rows{}, src_rows{};
   for (std::size_t r = 0; r < w; ++r) {
     rows[r] = static_cast<std::ptrdiff_t>(r * row);
@@ -142,9 +142,9 @@ struct TileWalk {
 inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
                                  const std::ptrdiff_t* dst_i, std::size_t bi, std::size_t bj,
                                  std::size_t es, simd::TileKernel k, TileWalk walk = {}) {
-  if (const simd::TileKernel v = simd::narrowest_vector_kernel(es);
-      v.fn != nullptr && bj < v.wj && bi >= v.wi)
-    return transpose_few_rows(s, src_j, d, dst_i, 0, bi, 0, bj, es, v);
+  // Fewer source rows than any vector kernel: the whole tile is one band (transpose_few_rows).
+  if (bj < simd::narrowest_vector_kernel(es).wj)
+    return transpose_band(s, src_j, d, dst_i, 0, bi, 0, bj, es);
   const bool fits = bi >= k.wi && bj >= k.wj;
   const std::size_t iw = fits ? bi - bi % k.wi : 0, jw = fits ? bj - bj % k.wj : 0;
   const std::ptrdiff_t ahead = walk.ahead;
