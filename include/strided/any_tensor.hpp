@@ -49,6 +49,10 @@ inline constexpr auto lift_any =
 }  // namespace detail
 
 /// A Tensor<T> whose T is known only at run time, as a DType. Copies share the buffer.
+// Every member and free function that dispatches over the dtypes is a template (`template <class
+// = void>`, or `std::type_identity_t<A>` parameters that keep implicit conversions): a non-template
+// body is instantiated for all 12 dtypes (144 casts) in every translation unit that includes this
+// header, called or not, which cost 3 s of each compile.
 class AnyTensor {
  public:
   /// Holds `t` (no copy of its elements). Implicit, so that a Tensor<T> passes where an
@@ -61,11 +65,13 @@ class AnyTensor {
   ///@{
 
   /// Every element 0 (ones: 1).
+  template <class = void>
   static Result<AnyTensor> zeros(DType dtype, const Shape& shape) {
     return visit_dtype(dtype, [&]<class T>(std::type_identity<T>) -> Result<AnyTensor> {
       return detail::lift_any(Tensor<T>::zeros(shape));
     });
   }
+  template <class = void>
   static Result<AnyTensor> ones(DType dtype, const Shape& shape) {
     return visit_dtype(dtype, [&]<class T>(std::type_identity<T>) -> Result<AnyTensor> {
       return detail::lift_any(Tensor<T>::ones(shape));
@@ -83,6 +89,7 @@ class AnyTensor {
 
   /// The layout (shape(), strides(), offset(), rank(), numel(), empty(), is_contiguous():
   /// its parts; storage_len(): the buffer's length in elements).
+  template <class = void>
   const Layout& layout() const noexcept {
     return std::visit([](const auto& t) -> const Layout& { return t.layout(); }, v_);
   }
@@ -93,10 +100,12 @@ class AnyTensor {
   std::size_t numel() const noexcept { return layout().numel(); }
   bool empty() const noexcept { return layout().empty(); }
   bool is_contiguous() const noexcept { return layout().is_contiguous(); }
+  template <class = void>
   std::size_t storage_len() const noexcept {
     return std::visit([](const auto& t) { return t.storage_len(); }, v_);
   }
   /// The shared buffer, untyped (for interop; never written through).
+  template <class = void>
   std::shared_ptr<const void> storage() const noexcept {
     return std::visit([](const auto& t) { return std::shared_ptr<const void>(t.storage()); }, v_);
   }
@@ -134,76 +143,99 @@ class AnyTensor {
   ///@{
 
   /// Tensor<T>::transpose.
+  template <class = void>
   Result<AnyTensor> transpose(std::size_t d0, std::size_t d1) const {
     return map([&](const auto& t) { return t.transpose(d0, d1); });
   }
+  template <class = void>
   Result<AnyTensor> transpose_2d() const {
     return map([&](const auto& t) { return t.transpose_2d(); });
   }
+  template <class = void>
   Result<AnyTensor> permute(const Shape& perm) const {
     return map([&](const auto& t) { return t.permute(perm); });
   }
+  template <class = void>
   Result<AnyTensor> narrow(std::size_t dim, std::size_t start, std::size_t length) const {
     return map([&](const auto& t) { return t.narrow(dim, start, length); });
   }
+  template <class = void>
   Result<AnyTensor> reshape(const Shape& shape) const {
     return map([&](const auto& t) { return t.reshape(shape); });
   }
+  template <class = void>
   Result<AnyTensor> broadcast_to(const Shape& target) const {
     return map([&](const auto& t) { return t.broadcast_to(target); });
   }
+  template <class = void>
   Result<AnyTensor> slice(std::size_t dim, std::ptrdiff_t start, std::ptrdiff_t stop = strided::end,
                           std::ptrdiff_t step = 1) const {
     return map([&](const auto& t) { return t.slice(dim, start, stop, step); });
   }
+  template <class = void>
   Result<AnyTensor> flip(std::size_t dim) const {
     return map([&](const auto& t) { return t.flip(dim); });
   }
+  template <class = void>
   Result<AnyTensor> flip(const Shape& dims) const {
     return map([&](const auto& t) { return t.flip(dims); });
   }
+  template <class = void>
   Result<AnyTensor> squeeze() const {
     return map([&](const auto& t) { return t.squeeze(); });
   }
+  template <class = void>
   Result<AnyTensor> squeeze(std::size_t dim) const {
     return map([&](const auto& t) { return t.squeeze(dim); });
   }
+  template <class = void>
   Result<AnyTensor> unsqueeze(std::size_t dim) const {
     return map([&](const auto& t) { return t.unsqueeze(dim); });
   }
+  template <class = void>
   Result<AnyTensor> select(std::size_t dim, std::size_t index) const {
     return map([&](const auto& t) { return t.select(dim, index); });
   }
+  template <class = void>
   Result<AnyTensor> flatten(std::size_t first, std::size_t last) const {
     return map([&](const auto& t) { return t.flatten(first, last); });
   }
+  template <class = void>
   Result<AnyTensor> flatten() const {
     return map([&](const auto& t) { return t.flatten(); });
   }
+  template <class = void>
   Result<AnyTensor> unflatten(std::size_t dim, const Shape& sizes) const {
     return map([&](const auto& t) { return t.unflatten(dim, sizes); });
   }
+  template <class = void>
   Result<AnyTensor> movedim(std::size_t src, std::size_t dst) const {
     return map([&](const auto& t) { return t.movedim(src, dst); });
   }
+  template <class = void>
   Result<AnyTensor> diagonal(std::ptrdiff_t offset = 0, std::size_t d0 = 0,
                              std::size_t d1 = 1) const {
     return map([&](const auto& t) { return t.diagonal(offset, d0, d1); });
   }
+  template <class = void>
   Result<AnyTensor> as_strided(const Shape& shape, const Strides& strides,
                                std::size_t offset) const {
     return map([&](const auto& t) { return t.as_strided(shape, strides, offset); });
   }
+  template <class = void>
   Result<std::vector<AnyTensor>> split(std::size_t dim, std::size_t size) const {
     return map_all([&](const auto& t) { return t.split(dim, size); });
   }
+  template <class = void>
   Result<std::vector<AnyTensor>> chunk(std::size_t dim, std::size_t n) const {
     return map_all([&](const auto& t) { return t.chunk(dim, n); });
   }
+  template <class = void>
   Result<std::vector<AnyTensor>> unbind(std::size_t dim) const {
     return map_all([&](const auto& t) { return t.unbind(dim); });
   }
   /// Both tensors broadcast to their common shape; their dtypes may differ.
+  template <class = void>
   Result<std::pair<AnyTensor, AnyTensor>> broadcast_with(const AnyTensor& other) const {
     return detail::guard_allocations("broadcast_with",
                                      [&]() -> Result<std::pair<AnyTensor, AnyTensor>> {
@@ -216,10 +248,12 @@ class AnyTensor {
   ///@{
 
   /// `*this` when contiguous (same buffer), else a row-major copy. Throws std::bad_alloc.
+  template <class = void>
   AnyTensor contiguous() const {
     return std::visit([](const auto& t) { return AnyTensor(t.contiguous()); }, v_);
   }
   /// A new contiguous tensor of `to`, every element converted as Tensor<T>::cast<U>() does.
+  template <class = void>
   Result<AnyTensor> cast(DType to) const {
     return std::visit(
         [&]<class T>(const Tensor<T>& t) {
@@ -255,16 +289,19 @@ class AnyTensor {
 
 /// True when `a` and `b` hold the same dtype and shape and equal elements (as the typed equal).
 /// Tensors of different dtypes are never equal: compare after cast() to mean value equality.
-inline bool equal(const AnyTensor& a, const AnyTensor& b) {
+template <class A = AnyTensor>
+bool equal(const std::type_identity_t<A>& a, const std::type_identity_t<A>& b) {
   if (a.dtype() != b.dtype()) return false;
-  return a.visit([&]<class T>(const Tensor<T>& t) { return equal(t, *b.as<T>()); });
+  return a.visit([&]<class T>(const Tensor<T>& t) { return equal(t, *b.template as<T>()); });
 }
 
 /// The typed allclose for two tensors of the same dtype; different dtypes are not close.
-inline bool allclose(const AnyTensor& a, const AnyTensor& b, double rtol = 1e-5,
-                     double atol = 1e-8) {
+template <class A = AnyTensor>
+bool allclose(const std::type_identity_t<A>& a, const std::type_identity_t<A>& b,
+              double rtol = 1e-5, double atol = 1e-8) {
   if (a.dtype() != b.dtype()) return false;
-  return a.visit([&]<class T>(const Tensor<T>& t) { return allclose(t, *b.as<T>(), rtol, atol); });
+  return a.visit(
+      [&]<class T>(const Tensor<T>& t) { return allclose(t, *b.template as<T>(), rtol, atol); });
 }
 
 namespace detail {
@@ -299,7 +336,8 @@ inline std::string add_torch_suffix(std::string text, std::string_view suffix,
 /// PyTorch's str(t) under `options`, with the `dtype=torch.X` suffix PyTorch prints for
 /// non-default dtypes (`tensor([1, 2], dtype=torch.int32)`). An empty tensor keeps strided's
 /// `tensor([], shape=[2, 0])` form, plus the suffix.
-inline std::string display(const AnyTensor& t, const PrintOptions& options) {
+template <class A = AnyTensor>
+std::string display(const std::type_identity_t<A>& t, const PrintOptions& options) {
   std::string text = t.visit([&](const auto& typed) { return display(typed, options); });
   if (!detail::torch_prints_dtype(t.dtype(), t.empty())) return text;
   text.pop_back();  // the closing ')'
@@ -308,10 +346,14 @@ inline std::string display(const AnyTensor& t, const PrintOptions& options) {
 }
 
 /// display(t, PrintOptions{}).
-inline std::string to_string(const AnyTensor& t) { return display(t, PrintOptions{}); }
+template <class A = AnyTensor>
+std::string to_string(const std::type_identity_t<A>& t) {
+  return display<A>(t, PrintOptions{});
+}
 
 /// `AnyTensor { dtype: i32, shape: ... }`: the typed Debug form with the dtype first.
-inline std::string to_debug_string(const AnyTensor& t, bool pretty = false) {
+template <class A = AnyTensor>
+std::string to_debug_string(const std::type_identity_t<A>& t, bool pretty = false) {
   std::string typed = t.visit([&](const auto& x) { return to_debug_string(x, pretty); });
   const std::string head = "Tensor {";
   const std::string field = std::string("dtype: ") + std::string(to_string(t.dtype())) + ",";
@@ -319,8 +361,9 @@ inline std::string to_debug_string(const AnyTensor& t, bool pretty = false) {
 }
 
 /// Writes to_string(t).
-inline std::ostream& operator<<(std::ostream& os, const AnyTensor& t) {
-  return os << std::string_view(to_string(t));
+template <class A = AnyTensor>
+std::ostream& operator<<(std::ostream& os, const std::type_identity_t<A>& t) {
+  return os << std::string_view(to_string<A>(t));
 }
 
 }  // namespace strided

@@ -13,6 +13,7 @@
 #include <system_error>
 #include <type_traits>
 
+#include "strided/detail/message_text.hpp"
 #include "strided/shape.hpp"
 
 namespace strided {
@@ -87,10 +88,6 @@ constexpr const char* to_string(DataErrorKind kind) noexcept {
 
 namespace detail {
 
-inline void append_dims(std::string& out, std::span<const std::size_t> dims) {
-  append_list(out, dims);
-}
-
 constexpr std::size_t checked_numel_or_zero(std::span<const std::size_t> dims) noexcept {
   std::size_t n = 1;
   for (std::size_t d : dims)
@@ -100,35 +97,21 @@ constexpr std::size_t checked_numel_or_zero(std::span<const std::size_t> dims) n
 
 inline std::string dims_string(std::span<const std::size_t> dims) {
   std::string out;
-  append_dims(out, dims);
+  append_list(out, dims);
   return out;
-}
-
-// A shape as the caller of reshape/unflatten wrote it: SIZE_MAX is strided::infer there.
-inline std::string dims_string_with_infer(std::span<const std::size_t> dims) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < dims.size(); ++i) {
-    if (i != 0) out += ", ";
-    out += dims[i] == static_cast<std::size_t>(-1) ? std::string("infer") : std::to_string(dims[i]);
-  }
-  return out + ']';
 }
 
 // Indices are std::size_t, so a Python habit such as select(0, -1) arrives as 2^64 - 1. No axis
 // can be that long (a size above PTRDIFF_MAX overflows every layout), so such a value is named
 // for what it almost certainly was.
-inline std::string negative_index_hint(std::size_t value, std::size_t size, const char* what) {
-  constexpr auto signed_max = static_cast<std::size_t>(PTRDIFF_MAX);
-  if (value <= signed_max) return {};
-  const auto negative = static_cast<std::ptrdiff_t>(value);  // two's complement since C++20
-  std::string hint = "; the " + std::string(what) + " looks like the negative value " +
-                     std::to_string(negative) +
-                     " converted to std::size_t: strided counts from 0 and has no negative "
-                     "indices";
+[[gnu::cold]] inline void append_negative_index_hint(MessageText& m, std::size_t value,
+                                                     std::size_t size, const char* what) {
+  if (value <= static_cast<std::size_t>(PTRDIFF_MAX)) return;
+  m << "; the " << what << " looks like the negative value ";
+  m.signed_value(static_cast<std::ptrdiff_t>(value));  // two's complement since C++20
+  m << " converted to std::size_t: strided counts from 0 and has no negative indices";
   const std::size_t back = 0 - value;
-  if (back >= 1 && back <= size)
-    hint += " (use " + std::to_string(size - back) + ", i.e. size - " + std::to_string(back) + ")";
-  return hint;
+  if (back >= 1 && back <= size) m << " (use " << size - back << ", i.e. size - " << back << ")";
 }
 
 }  // namespace detail
@@ -417,82 +400,104 @@ inline std::error_code make_error_code(DataErrorKind kind) noexcept {
 inline std::error_code ShapeError::code() const noexcept { return make_error_code(kind_); }
 inline std::error_code DataError::code() const noexcept { return make_error_code(kind_); }
 
-inline std::string ShapeError::message() const {
-  using detail::dims_string;
-  using std::to_string;
-  std::string m = std::string(op_) + ": ";
+[[gnu::cold]] inline std::string ShapeError::message() const {
+  detail::MessageText m(op_);
+  const std::size_t axis_size = axis_ < lhs_.size() ? lhs_[axis_] : 0;
   switch (kind_) {
     case ShapeErrorKind::element_count_mismatch:
-      if (what_ != nullptr)
-        return m + "shape " + detail::dims_string_with_infer(lhs_) + " cannot hold " +
-               to_string(length_) + " elements: " + to_string(length_) + " is not a multiple of " +
-               to_string(index_) + ", the product of the other sizes";
-      return m + to_string(length_) + " elements do not match shape " + dims_string(lhs_) + " (" +
-             to_string(detail::checked_numel_or_zero(lhs_)) + " elements)";
+      if (what_ != nullptr) {
+        m << "shape ";
+        m.dims_with_infer(lhs_.span())
+            << " cannot hold " << length_ << " elements: " << length_ << " is not a multiple of "
+            << index_ << ", the product of the other sizes";
+      } else {
+        m << length_ << " elements do not match shape ";
+        m.dims(lhs_.span()) << " (" << detail::checked_numel_or_zero(lhs_.span()) << " elements)";
+      }
+      break;
     case ShapeErrorKind::size_overflow:
-      return m + "the element count, a stride or the offset of shape " + dims_string(lhs_) +
-             " overflows";
+      m << "the element count, a stride or the offset of shape ";
+      m.dims(lhs_.span()) << " overflows";
+      break;
     case ShapeErrorKind::rank_too_large:
-      return m + "rank " + to_string(rank_) + " exceeds the maximum rank " + to_string(max_rank);
+      m << "rank " << rank_ << " exceeds the maximum rank " << max_rank;
+      break;
     case ShapeErrorKind::rank_mismatch:
       if (what_ != nullptr)
-        return m + "needs rank " + to_string(length_) + ", got rank " + to_string(rank_);
-      return m + to_string(length_) + " entries given for a tensor of rank " + to_string(rank_);
+        m << "needs rank " << length_ << ", got rank " << rank_;
+      else
+        m << length_ << " entries given for a tensor of rank " << rank_;
+      break;
     case ShapeErrorKind::axis_out_of_range:
-      return m + "axis " + to_string(axis_) + " is out of range for rank " + to_string(rank_) +
-             " (shape " + dims_string(lhs_) + ")";
+      m << "axis " << axis_ << " is out of range for rank " << rank_ << " (shape ";
+      m.dims(lhs_.span()) << ")";
+      break;
     case ShapeErrorKind::duplicate_axis:
-      return m + "axis " + to_string(axis_) + " appears more than once in " + dims_string(rhs_);
-    case ShapeErrorKind::index_out_of_range: {
-      const std::string where = " is out of bounds for axis " + to_string(axis_) + " of size " +
-                                to_string(axis_ < lhs_.size() ? lhs_[axis_] : 0) + " (shape " +
-                                dims_string(lhs_) + ")";
-      const std::string hint = detail::negative_index_hint(
-          index_, axis_ < lhs_.size() ? lhs_[axis_] : 0, what_ == nullptr ? "index" : "start");
-      if (what_ == nullptr) return m + "index " + to_string(index_) + where + hint;
-      if (index_ > static_cast<std::size_t>(-1) - length_)
-        return m + "range starting at " + to_string(index_) + " with length " + to_string(length_) +
-               " overflows and" + where + hint;
-      return m + "range [" + to_string(index_) + ", " + to_string(index_ + length_) + ")" + where +
-             hint;
-    }
+      m << "axis " << axis_ << " appears more than once in ";
+      m.dims(rhs_.span());
+      break;
+    case ShapeErrorKind::index_out_of_range:
+      if (what_ == nullptr)
+        m << "index " << index_;
+      else if (index_ > static_cast<std::size_t>(-1) - length_)
+        m << "range starting at " << index_ << " with length " << length_ << " overflows and";
+      else
+        m << "range [" << index_ << ", " << index_ + length_ << ")";
+      m << " is out of bounds for axis " << axis_ << " of size " << axis_size << " (shape ";
+      m.dims(lhs_.span()) << ")";
+      detail::append_negative_index_hint(m, index_, axis_size,
+                                         what_ == nullptr ? "index" : "start");
+      break;
     case ShapeErrorKind::non_contiguous_reshape:
-      return m + "shape " + dims_string(lhs_) + " has no zero-copy view as " + dims_string(rhs_) +
-             " with its strides; call contiguous() first";
+      m << "shape ";
+      m.dims(lhs_.span()) << " has no zero-copy view as ";
+      m.dims(rhs_.span()) << " with its strides; call contiguous() first";
+      break;
     case ShapeErrorKind::broadcast_incompatible:
-      return m + "shape " + dims_string(lhs_) + " cannot be broadcast with " + dims_string(rhs_);
+      m << "shape ";
+      m.dims(lhs_.span()) << " cannot be broadcast with ";
+      m.dims(rhs_.span());
+      break;
     case ShapeErrorKind::invalid_argument:
-      if (axis_context_)
-        m += "axis " + to_string(axis_) + " of size " +
-             to_string(axis_ < lhs_.size() ? lhs_[axis_] : 0) + " (shape " + dims_string(lhs_) +
-             "): ";
-      return m + (what_ != nullptr ? what_ : "invalid argument");
+      if (axis_context_) {
+        m << "axis " << axis_ << " of size " << axis_size << " (shape ";
+        m.dims(lhs_.span()) << "): ";
+      }
+      m << (what_ != nullptr ? what_ : "invalid argument");
+      break;
     case ShapeErrorKind::storage_out_of_bounds:
+      m << "a layout of shape ";
       if (what_ != nullptr)
-        return m + "a layout of shape " + dims_string(lhs_) +
-               " reaches below storage index 0 (buffer length " + to_string(length_) + ")";
-      return m + "a layout of shape " + dims_string(lhs_) + " reaches storage index " +
-             to_string(index_) + ", outside the buffer of length " + to_string(length_);
+        m.dims(lhs_.span()) << " reaches below storage index 0 (buffer length " << length_ << ")";
+      else
+        m.dims(lhs_.span()) << " reaches storage index " << index_
+                            << ", outside the buffer of length " << length_;
+      break;
     case ShapeErrorKind::allocation_failed:
-      if (what_ != nullptr) return m + "out of memory";
-      return m + "could not allocate a buffer of " + to_string(length_) + " elements";
+      if (what_ != nullptr)
+        m << "out of memory";
+      else
+        m << "could not allocate a buffer of " << length_ << " elements";
+      break;
+    default:
+      m << "unknown error";
   }
-  return m + "unknown error";
+  return std::move(m).take();
 }
 
-inline std::string DataError::message() const {
-  using detail::dims_string;
-  std::string m = std::string(op_) + ": ";
-  switch (kind_) {
-    case DataErrorKind::empty_batch:
-      return m + "no samples to batch";
-    case DataErrorKind::sample_shape_mismatch:
-      return m + "sample " + std::to_string(index_) + " has shape " + dims_string(actual_) +
-             ", expected " + dims_string(expected_);
-    case DataErrorKind::shape:
-      return shape_error_.message();
+[[gnu::cold]] inline std::string DataError::message() const {
+  if (kind_ == DataErrorKind::shape) return shape_error_.message();
+  detail::MessageText m(op_);
+  if (kind_ == DataErrorKind::empty_batch) {
+    m << "no samples to batch";
+  } else if (kind_ == DataErrorKind::sample_shape_mismatch) {
+    m << "sample " << index_ << " has shape ";
+    m.dims(actual_.span()) << ", expected ";
+    m.dims(expected_.span());
+  } else {
+    m << "unknown error";
   }
-  return m + "unknown error";
+  return std::move(m).take();
 }
 
 }  // namespace strided

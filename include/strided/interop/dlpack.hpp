@@ -214,18 +214,18 @@ Result<Tensor<T>, IoError> import_dltensor(const DLTensor& dl, std::shared_ptr<c
 }
 
 /// The import with the element type read from the tensor's dtype.
-inline Result<AnyTensor, IoError> import_dltensor_any(const DLTensor& dl,
-                                                      std::shared_ptr<const void> owner,
-                                                      const char* op) {
+template <class A = AnyTensor>
+Result<A, IoError> import_dltensor_any(const DLTensor& dl, std::shared_ptr<const void> owner,
+                                       const char* op) {
   const auto dtype = dl.dtype.lanes == 1 ? dtype_from_dlpack(dl.dtype.code, dl.dtype.bits)
                                          : std::optional<DType>();
   if (!dtype)
     return IoError(IoErrorKind::unsupported_dtype, op, "<dlpack>",
                    "dtype " + dlpack_dtype_string(dl.dtype) + " is no strided element type");
-  return visit_dtype(*dtype, [&]<class T>(std::type_identity<T>) -> Result<AnyTensor, IoError> {
+  return visit_dtype(*dtype, [&]<class T>(std::type_identity<T>) -> Result<A, IoError> {
     auto t = import_dltensor<T>(dl, std::move(owner), op);
     if (!t) return t.error();
-    return AnyTensor(std::move(*t));
+    return A(std::move(*t));
   });
 }
 
@@ -280,18 +280,20 @@ Result<Tensor<T>, IoError> from_dlpack(DLManagedTensor* m) {
 }
 
 /// to_dlpack of the typed tensor `t` holds.
-inline DLManagedTensor* to_dlpack(const AnyTensor& t) noexcept {
+template <class A = AnyTensor>
+DLManagedTensor* to_dlpack(const std::type_identity_t<A>& t) noexcept {
   return t.visit([](const auto& typed) { return to_dlpack(typed); });
 }
 
 /// from_dlpack with the element type read from the producer's dtype: an AnyTensor of any
 /// built-in type. A dtype strided cannot hold (complex, lanes != 1, ...) is unsupported_dtype;
 /// everything else as from_dlpack (ownership of `m` is taken in every case).
-inline Result<AnyTensor, IoError> from_dlpack_any(DLManagedTensor* m) {
-  return detail::guard_io("from_dlpack_any", "<dlpack>", [&]() -> Result<AnyTensor, IoError> {
+template <class A = AnyTensor>
+Result<A, IoError> from_dlpack_any(DLManagedTensor* m) {
+  return detail::guard_io("from_dlpack_any", "<dlpack>", [&]() -> Result<A, IoError> {
     auto owner = detail::adopt_dlpack(m, "from_dlpack_any");
     if (!owner) return owner.error();
-    return detail::import_dltensor_any(m->dl_tensor, std::move(*owner), "from_dlpack_any");
+    return detail::import_dltensor_any<A>(m->dl_tensor, std::move(*owner), "from_dlpack_any");
   });
 }
 
@@ -326,23 +328,24 @@ Result<Tensor<T>, IoError> from_dlpack_versioned(DLManagedTensorVersioned* m) {
 }
 
 /// to_dlpack_versioned of the typed tensor `t` holds.
-inline DLManagedTensorVersioned* to_dlpack_versioned(const AnyTensor& t) noexcept {
+template <class A = AnyTensor>
+DLManagedTensorVersioned* to_dlpack_versioned(const std::type_identity_t<A>& t) noexcept {
   return t.visit([](const auto& typed) { return to_dlpack_versioned(typed); });
 }
 
 /// from_dlpack_versioned with the element type read from the producer's dtype.
-inline Result<AnyTensor, IoError> from_dlpack_versioned_any(DLManagedTensorVersioned* m) {
-  return detail::guard_io(
-      "from_dlpack_versioned_any", "<dlpack>", [&]() -> Result<AnyTensor, IoError> {
-        const char* op = "from_dlpack_versioned_any";
-        auto owner = detail::adopt_dlpack(m, op);
-        if (!owner) return owner.error();
-        if (m->version.major != DLPACK_MAJOR_VERSION)
-          return IoError(IoErrorKind::unsupported_version, op, "<dlpack>",
-                         "DLPack major version " + std::to_string(m->version.major) +
-                             ", expected " + std::to_string(DLPACK_MAJOR_VERSION));
-        return detail::import_dltensor_any(m->dl_tensor, std::move(*owner), op);
-      });
+template <class A = AnyTensor>
+Result<A, IoError> from_dlpack_versioned_any(DLManagedTensorVersioned* m) {
+  return detail::guard_io("from_dlpack_versioned_any", "<dlpack>", [&]() -> Result<A, IoError> {
+    const char* op = "from_dlpack_versioned_any";
+    auto owner = detail::adopt_dlpack(m, op);
+    if (!owner) return owner.error();
+    if (m->version.major != DLPACK_MAJOR_VERSION)
+      return IoError(IoErrorKind::unsupported_version, op, "<dlpack>",
+                     "DLPack major version " + std::to_string(m->version.major) + ", expected " +
+                         std::to_string(DLPACK_MAJOR_VERSION));
+    return detail::import_dltensor_any<A>(m->dl_tensor, std::move(*owner), op);
+  });
 }
 #endif
 

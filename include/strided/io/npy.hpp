@@ -209,16 +209,17 @@ Result<void, IoError> save_npy(const std::string& path, const Tensor<T>& t,
 namespace detail {
 
 /// The tensor of a whole .npy image, with the element type the header names.
-inline Result<AnyTensor, IoError> npy_any_tensor(const SharedBytes& file, bool may_alias,
-                                                 const char* op, const std::string& source) {
+template <class A = AnyTensor>
+Result<A, IoError> npy_any_tensor(const SharedBytes& file, bool may_alias, const char* op,
+                                  const std::string& source) {
   auto header = parse_npy_header(file.span(), source);
   if (!header) return header.error();
   // parse_npy_header accepts exactly the descrs the registry knows.
   const DType dtype = dtype_from_npy(header->dtype.kind, header->dtype.size).value();
-  return visit_dtype(dtype, [&]<class T>(std::type_identity<T>) -> Result<AnyTensor, IoError> {
+  return visit_dtype(dtype, [&]<class T>(std::type_identity<T>) -> Result<A, IoError> {
     auto t = npy_tensor<T>(file, may_alias, op, source);
     if (!t) return t.error();
-    return AnyTensor(std::move(*t));
+    return A(std::move(*t));
   });
 }
 
@@ -226,32 +227,36 @@ inline Result<AnyTensor, IoError> npy_any_tensor(const SharedBytes& file, bool m
 
 /// Loads a .npy file whose dtype is not known in advance: an AnyTensor of the dtype the file
 /// names (aliasing one aligned buffer, as load_npy).
-inline Result<AnyTensor, IoError> load_npy_any(const std::string& path) {
-  return detail::guard_io("load_npy_any", path, [&]() -> Result<AnyTensor, IoError> {
+template <class A = AnyTensor>
+Result<A, IoError> load_npy_any(const std::string& path) {
+  return detail::guard_io("load_npy_any", path, [&]() -> Result<A, IoError> {
     auto file = detail::read_file(path, "load_npy_any");
     if (!file) return file.error();
-    return detail::npy_any_tensor(*file, true, "load_npy_any", path);
+    return detail::npy_any_tensor<A>(*file, true, "load_npy_any", path);
   });
 }
 
 /// load_npy_any of an image held in memory; the data is copied.
-inline Result<AnyTensor, IoError> load_npy_bytes_any(std::span<const std::byte> bytes) {
-  return detail::guard_io("load_npy_bytes_any", "<memory>", [&]() -> Result<AnyTensor, IoError> {
+template <class A = AnyTensor>
+Result<A, IoError> load_npy_bytes_any(std::span<const std::byte> bytes) {
+  return detail::guard_io("load_npy_bytes_any", "<memory>", [&]() -> Result<A, IoError> {
     const detail::SharedBytes view{
         std::shared_ptr<const std::byte>(std::shared_ptr<void>(), bytes.data()), bytes.size()};
-    return detail::npy_any_tensor(view, false, "load_npy_bytes_any", "<memory>");
+    return detail::npy_any_tensor<A>(view, false, "load_npy_bytes_any", "<memory>");
   });
 }
 
 /// save_npy_bytes of the typed tensor `t` holds (bf16 is unsupported_dtype: NumPy lacks it).
-inline Result<std::vector<std::byte>, IoError> save_npy_bytes(const AnyTensor& t,
-                                                              NpySaveOptions options = {}) {
+template <class A = AnyTensor>
+Result<std::vector<std::byte>, IoError> save_npy_bytes(const std::type_identity_t<A>& t,
+                                                       NpySaveOptions options = {}) {
   return t.visit([&](const auto& typed) { return save_npy_bytes(typed, options); });
 }
 
 /// save_npy of the typed tensor `t` holds.
-inline Result<void, IoError> save_npy(const std::string& path, const AnyTensor& t,
-                                      NpySaveOptions options = {}) {
+template <class A = AnyTensor>
+Result<void, IoError> save_npy(const std::string& path, const std::type_identity_t<A>& t,
+                               NpySaveOptions options = {}) {
   return t.visit([&](const auto& typed) { return save_npy(path, typed, options); });
 }
 

@@ -367,20 +367,22 @@ class SafetensorsFile {
   /// The tensor `name` as an AnyTensor of the dtype the header names (zero-copy as get<T>).
   /// Errors: not_found; unsupported_dtype for a dtype strided cannot hold (F8_E5M2, F8_E4M3);
   /// invalid_value (bool bytes).
-  Result<AnyTensor, IoError> get_any(std::string_view name) const {
+  template <class A = AnyTensor>
+  Result<A, IoError> get_any(std::string_view name) const {
     const SafetensorsInfo* info = find(name);
     if (info == nullptr)
       return IoError(IoErrorKind::not_found, "SafetensorsFile::get_any", source_,
                      "no tensor named \"" + std::string(name) + "\"");
-    return entry_any(*info);
+    return entry_any<A>(*info);
   }
 
   /// Every tensor of the file, in data order, as (name, AnyTensor) pairs sharing the mapping;
   /// the first entry that cannot be read stops it (as get_any).
-  Result<std::vector<std::pair<std::string, AnyTensor>>, IoError> all() const {
-    std::vector<std::pair<std::string, AnyTensor>> out;
+  template <class A = AnyTensor>
+  Result<std::vector<std::pair<std::string, A>>, IoError> all() const {
+    std::vector<std::pair<std::string, A>> out;
     for (const SafetensorsInfo& info : header_.tensors) {
-      auto t = entry_any(info);
+      auto t = entry_any<A>(info);
       if (!t) return t.error();
       out.emplace_back(info.name, std::move(*t));
     }
@@ -391,16 +393,17 @@ class SafetensorsFile {
   SafetensorsFile(detail::SharedBytes bytes, SafetensorsHeader header, std::string source)
       : bytes_(std::move(bytes)), header_(std::move(header)), source_(std::move(source)) {}
 
-  Result<AnyTensor, IoError> entry_any(const SafetensorsInfo& info) const {
+  template <class A = AnyTensor>
+  Result<A, IoError> entry_any(const SafetensorsInfo& info) const {
     const auto dtype = dtype_from_safetensors(info.dtype);
     if (!dtype)
       return IoError(IoErrorKind::unsupported_dtype, "SafetensorsFile::get_any", source_,
                      "tensor \"" + info.name + "\" is " + info.dtype +
                          ", which no strided element type holds");
-    return visit_dtype(*dtype, [&]<class T>(std::type_identity<T>) -> Result<AnyTensor, IoError> {
+    return visit_dtype(*dtype, [&]<class T>(std::type_identity<T>) -> Result<A, IoError> {
       auto t = get<T>(info.name);
       if (!t) return t.error();
-      return AnyTensor(std::move(*t));
+      return A(std::move(*t));
     });
   }
 
@@ -431,7 +434,8 @@ class SafetensorsEntry {
   }
 
   /// `t` under `name`, whatever its dtype (every DType has a safetensors name).
-  SafetensorsEntry(std::string name, const AnyTensor& t)
+  template <class A = AnyTensor>
+  SafetensorsEntry(std::string name, const std::type_identity_t<A>& t)
       : SafetensorsEntry(
             t.visit([&](const auto& typed) { return SafetensorsEntry(name, typed); })) {}
 
