@@ -15,6 +15,7 @@
 #include "copy_reference.hpp"
 #include "strided/detail/copy/stream.hpp"
 #include "strided/detail/simd/isa.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -160,22 +161,12 @@ std::string describe(const std::vector<std::size_t>& shape, const View& s, const
 
 constexpr std::size_t elem_sizes[] = {1, 2, 4, 8, 16, 3, 12};
 
-/// The ISA levels this CPU runs (what every test below iterates over); each level it lacks is
-/// reported, so that a green run on a smaller machine does not pass for a full one.
-int testable_levels() {
-  constexpr int level_count = STRIDED_X86 ? 3 : STRIDED_NEON ? 2 : 1;  // this architecture's levels
-  const int n = strided::detail::available_isa_count();
-  for (int l = n; l < level_count; ++l)
-    WARN("ISA level " << strided::detail::isa_name(static_cast<strided::detail::Isa>(l))
-                      << " is not available on this CPU: its copy kernels are not tested");
-  return n;
-}
+int testable_levels() { return strided_test::testable_levels("copy kernels"); }
 
 }  // namespace
 
 TEST_CASE("copy_strided matches the reference on random views at every ISA level", "[copy]") {
-  const std::uint64_t seed = std::random_device{}();
-  CAPTURE(seed);
+  STRIDED_TEST_RANDOM_SEED(seed);
   const int levels = testable_levels();
   const int cases_per_level = 6000 / levels + 1;
   int plan_counts[strided::detail::plan_kind_count] = {};
@@ -206,8 +197,7 @@ TEST_CASE("copy_strided matches the reference on random views at every ISA level
 
 TEST_CASE("transposes of every size class near tile edges, misaligned, at every ISA level",
           "[copy]") {
-  const std::uint64_t seed = std::random_device{}();
-  CAPTURE(seed);
+  STRIDED_TEST_RANDOM_SEED(seed);
   std::mt19937_64 rng(seed);
   const int levels = testable_levels();
   for (int level = 0; level < levels; ++level) {
@@ -246,8 +236,7 @@ TEST_CASE("transposes of every size class near tile edges, misaligned, at every 
 // Groups longer than the transpose's offset tables (1024 entries) are cut into blocks whose
 // tables are rebuilt per block: a 2-D transpose with both sides past that length, also streamed.
 TEST_CASE("transposes longer than the offset tables, at every ISA level", "[copy]") {
-  const std::uint64_t seed = std::random_device{}();
-  CAPTURE(seed);
+  STRIDED_TEST_RANDOM_SEED(seed);
   std::mt19937_64 rng(seed);
   const int levels = testable_levels();
   for (std::size_t threshold :
@@ -272,8 +261,7 @@ TEST_CASE("transposes longer than the offset tables, at every ISA level", "[copy
 }
 
 TEST_CASE("permute of a rank-16 tensor of 2s at every ISA level", "[copy]") {
-  const std::uint64_t seed = std::random_device{}();
-  CAPTURE(seed);
+  STRIDED_TEST_RANDOM_SEED(seed);
   std::mt19937_64 rng(seed);
   const int levels = testable_levels();
   for (int level = 0; level < levels; ++level) {
@@ -301,8 +289,7 @@ TEST_CASE("permute of a rank-16 tensor of 2s at every ISA level", "[copy]") {
 }
 
 TEST_CASE("streaming-store paths (threshold lowered to 0) at every ISA level", "[copy]") {
-  const std::uint64_t seed = std::random_device{}();
-  CAPTURE(seed);
+  STRIDED_TEST_RANDOM_SEED(seed);
   std::mt19937_64 rng(seed);
   strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
   const int levels = testable_levels();
@@ -344,8 +331,7 @@ TEST_CASE("streaming-store paths (threshold lowered to 0) at every ISA level", "
 // and the short axes of images (3, 5, 7, 28, 56), with flips, into 64-byte aligned destinations
 // (the streaming kernels run when the threshold is 0) and misaligned ones (they must not).
 TEST_CASE("odd-shaped permutes around the whole-line tile edges, streamed and not", "[copy]") {
-  const std::uint64_t seed = std::random_device{}();
-  CAPTURE(seed);
+  STRIDED_TEST_RANDOM_SEED(seed);
   std::mt19937_64 rng(seed);
   constexpr std::size_t extents[] = {3,  5,  7,  8,  9,  15, 16, 17, 28,
                                      31, 32, 33, 56, 63, 64, 65, 129};
@@ -406,8 +392,7 @@ TEST_CASE("odd-shaped permutes around the whole-line tile edges, streamed and no
 // reversed in both views, so the group's destination strides are negative): [3, n, m] packed
 // pixels read with the pixel axis, the channel axis or both reversed, at every ISA level.
 TEST_CASE("transposes whose source group has reversed axes, at every ISA level", "[copy]") {
-  const std::uint64_t seed = std::random_device{}();
-  CAPTURE(seed);
+  STRIDED_TEST_RANDOM_SEED(seed);
   std::mt19937_64 rng(seed);
   const int levels = testable_levels();
   for (int level = 0; level < levels; ++level) {
@@ -444,8 +429,7 @@ TEST_CASE("transposes whose source group has reversed axes, at every ISA level",
 // axes would re-read lines 60000 elements later; they are walked as one block of 60 rows inside
 // the other axes. A smaller view keeps the destination's order; a broadcast axis joins the block.
 TEST_CASE("strided copies walk a block of the smallest source strides", "[copy]") {
-  const std::uint64_t seed = std::random_device{}();
-  CAPTURE(seed);
+  STRIDED_TEST_RANDOM_SEED(seed);
   std::mt19937_64 rng(seed);
   struct Case {
     std::vector<std::size_t> shape;

@@ -14,6 +14,7 @@
 #include "strided/detail/copy/copy.hpp"
 #include "strided/detail/simd/interleave.hpp"
 #include "strided/detail/simd/isa.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -32,13 +33,7 @@ constexpr Isa all_levels[] = {Isa::scalar};
 #endif
 constexpr std::size_t elem_sizes[] = {1, 2, 4, 8};
 
-// Levels above the CPU's cannot run: say so in the output rather than skip silently.
-bool level_runs(Isa level) {
-  if (static_cast<int>(level) < strided::detail::available_isa_count()) return true;
-  WARN("ISA level " << std::string(strided::detail::isa_name(level))
-                    << " is not available on this CPU: its (de)interleave kernels are not tested");
-  return false;
-}
+bool level_runs(Isa level) { return strided_test::level_runs(level, "(de)interleave kernels"); }
 
 std::vector<std::byte> random_bytes(std::mt19937_64& rng, std::size_t n) {
   std::vector<std::byte> v(n);
@@ -160,8 +155,7 @@ void check_image_copy(std::mt19937_64& rng, bool to_planes, std::size_t es) {
 // Runs body(rng) at every ISA level the CPU has (with a fresh seed, captured for a replay).
 template <class Body>
 void at_every_level(Body&& body) {
-  const std::uint64_t seed = std::random_device{}();
-  CAPTURE(seed);
+  STRIDED_TEST_RANDOM_SEED(seed);
   std::mt19937_64 rng(seed);
   for (Isa level : all_levels) {
     if (!level_runs(level)) continue;

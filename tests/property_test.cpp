@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catch_shim.hpp"
+#include "support.hpp"
 
 using strided::Shape;
 using strided::ShapeErrorKind;
@@ -261,9 +262,7 @@ void step(Rng& rng, Tensor<std::int32_t>& t, Model& m) {
 }  // namespace
 
 TEST_CASE("random view chains match the naive reference model") {
-  const char* fixed = std::getenv("STRIDED_PROPERTY_SEED");
-  const std::uint64_t seed = fixed != nullptr ? std::stoull(fixed) : std::random_device{}();
-  INFO("seed " << seed << " (set STRIDED_PROPERTY_SEED to replay)");
+  STRIDED_TEST_RANDOM_SEED(seed);
   Rng rng(seed);
   const int chains = 10000;
   for (int chain = 0; chain < chains; ++chain) {
@@ -626,9 +625,7 @@ void step_views(Rng& rng, Tensor<std::int32_t>& t, Model& m) {
 }  // namespace
 
 TEST_CASE("random chains of core and extended views match the naive reference model") {
-  const char* fixed = std::getenv("STRIDED_PROPERTY_SEED");
-  const std::uint64_t seed = fixed != nullptr ? std::stoull(fixed) : std::random_device{}();
-  INFO("seed " << seed << " (set STRIDED_PROPERTY_SEED to replay)");
+  STRIDED_TEST_RANDOM_SEED(seed);
   Rng rng(seed);
   for (int chain = 0; chain < 10000; ++chain) {
     Model m{random_shape(rng, 720), {}};

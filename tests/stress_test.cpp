@@ -2,6 +2,7 @@
 // fixed number of iterations each, copy, view, materialise, cast, print and drop them, replacing
 // pool entries with their own views so that buffers are shared and released across threads.
 // Every result is checked against values computed before the threads start.
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -79,7 +80,8 @@ TEST_CASE("stress: 8 threads share, view, materialise, cast, print and drop tens
       expect(dense.to_vector() == want);
       const auto cast = t.cast<double>();
       expect(cast.has_value() && cast->numel() == want.size() &&
-             (want.empty() || cast->as_slice().value()[0] == static_cast<double>(want[0])));
+             std::equal(want.begin(), want.end(), cast->as_slice().value().begin(),
+                        [](std::int32_t w, double c) { return c == static_cast<double>(w); }));
       expect(strided::to_string(t) == strided::to_string(dense));
       expect(strided::equal(t, dense));
 

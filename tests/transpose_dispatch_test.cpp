@@ -14,6 +14,7 @@
 #include "catch_shim.hpp"
 #include "strided/detail/copy/stream.hpp"
 #include "strided/detail/simd/isa.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -21,17 +22,7 @@ using strided::detail::Isa;
 using strided::detail::simd::TileFn;
 using strided::detail::simd::TileKernel;
 
-constexpr int level_count = STRIDED_X86 ? 3 : STRIDED_NEON ? 2 : 1;  // this architecture's levels
-
-/// The levels this CPU runs; each one it lacks is reported, so that a green run on a smaller
-/// machine does not pass for a full one.
-int testable_levels() {
-  const int n = strided::detail::available_isa_count();
-  for (int l = n; l < level_count; ++l)
-    WARN("ISA level " << strided::detail::isa_name(static_cast<Isa>(l))
-                      << " is not available on this CPU: its transpose kernels are not tested");
-  return n;
-}
+int testable_levels() { return strided_test::testable_levels("transpose kernels"); }
 
 /// `count` row offsets (bytes) into a buffer, each row `row_bytes` long, in random order with
 /// random gaps, all congruent to `misalign` modulo `align`.
@@ -84,8 +75,7 @@ constexpr std::size_t extents[] = {2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63,
 
 TEST_CASE("every transpose micro-kernel matches the naive transpose at every ISA level",
           "[transpose]") {
-  const std::uint64_t seed = std::random_device{}();
-  CAPTURE(seed);
+  STRIDED_TEST_RANDOM_SEED(seed);
   std::mt19937_64 rng(seed);
   const int levels = testable_levels();
   for (int level = 0; level < levels; ++level) {
