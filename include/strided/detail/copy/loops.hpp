@@ -210,9 +210,9 @@ inline constexpr std::size_t strided_reuse_span = 4096;
 
 /// The axes of the strided loop's block: besides axes[0], those with the smallest source strides,
 /// as many as fit in strided_block rows; none when, in the destination's order, every one of them
-/// is reached within strided_reuse_span elements (the lines it reads again are still cached, and
-/// the destination order writes sequentially: short rows from a 9 x 11 x 15 nest measured 1.7x
-/// memcpy in that order, 3.8x blocked). Returns how many (their indices in `out`).
+/// is reached within strided_reuse_span elements: the lines it reads again are still cached, and
+/// the destination order writes sequentially, which then beats blocking (docs/performance.md,
+/// "Random shape sweep"). Returns how many (their indices in `out`).
 inline std::size_t strided_block_axes(const CopyPlan& p,
                                       std::array<std::size_t, plan_max_rank>& out) {
   std::array<std::size_t, plan_max_rank> order{}, inside{};

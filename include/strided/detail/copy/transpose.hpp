@@ -23,10 +23,9 @@ namespace strided::detail::copy_impl {
 
 /// Macro-tile sides, in elements: 256 along I (along a source row), 512 along J (source rows) for
 /// the whole-line kernels. Macro-tiles walk the source a block of rows at a time (J outer, I
-/// inner). Measured (ratio to memcpy, avx512, medians of three processes each) against the
-/// earlier 64 x 64 tiles walked along I: 4096^2 f32 2.3x -> 1.4x, 4096^2 f64 2.07x -> 1.43x,
-/// 1024^2 f32 (in cache) 4.9x -> 2.6x; 8192^2 u8 3.0x -> 2.6x and 4096^2 bf16 2.05x -> 1.78x with
-/// the AVX-512 lane kernels. 1024 along both measured 2x worse for u8. Staged tiles use 256 x 256.
+/// inner): every kernel reads and writes whole lines, so what matters is that the DRAM pages and
+/// the prefetchers see long runs along each side; 1024 a side was 2x slower for u8. Staged tiles
+/// use 256 x 256. How these were measured: docs/performance.md, "The transpose kernel".
 inline constexpr std::size_t max_block = 256;
 inline constexpr std::size_t max_j_block = 512;
 
@@ -258,11 +257,12 @@ inline void run_transpose(const CopyPlan& p) {
   const bool stream = streams(p) && (staged || kern.stream != nullptr) &&
                       rows_aligned(p, o, gi, staged ? line : row_bytes);
   // Staged tiles are cheap to leave (whole lines written), so their macro-tiles are as long as
-  // the tables allow: measured 6.0x -> 4.2x (u8) and 3.7x -> 2.9x (bf16) of memcpy from 64 to 256.
+  // the tables allow.
   const std::size_t bj_max = staged ? max_block : max_j_block;
   // When each outer index moves only a few KiB (high-rank permutes: 8 x 64 floats in the rank-22
-  // case), the tiles prefetch the next outer index's source rows: rank-22 2.65x -> 2.3x memcpy.
-  // Not for larger tiles, whose next outer index is too far ahead (batched 512^2: 1.23x -> 1.61x).
+  // case), the tiles prefetch the next outer index's source rows, which would otherwise be
+  // fetched late. Not for larger tiles, whose next outer index is too far ahead to help: the
+  // prefetches then evict lines still in use.
   const bool small_tiles = gi.extent * gj.extent * es <= 16 * 1024 && o.count > 0;
   const TileWalk walk{small_tiles ? o.ptr[0]->ss : 0, short_rows_first(gi, es), stream && !staged};
   const bool whole_i = gi.extent <= table_cap, whole_j = gj.extent <= table_cap;

@@ -166,10 +166,10 @@ STRIDED_AVX512_TARGET void transpose_tile_avx512_u32_8x16(const std::byte* src,
 /// three masked 128-bit broadcasts, which use the load ports, not the shuffle unit); the in-lane
 /// unpack network then transposes the four blocks at once, and register t holds the whole
 /// destination row N * L + t. Every store is a whole line, so no staging buffer is needed, and
-/// it costs 1/4 of the shuffles per byte of the 16-byte SSE2 kernel. Measured against the staged
-/// SSE2 / ymm kernels, with the macro-tile order of copy/transpose.hpp (ratio to memcpy): 8192^2
-/// u8 2.9x -> 2.8x, 4096^2 bf16 2.1x -> 1.85x. These transposes are bound by the memory access
-/// pattern, not by shuffles: under the earlier band order the kernel measured 5.4x for both.
+/// it costs 1/4 of the shuffles per byte of the 16-byte SSE2 kernel. The gain over the staged
+/// SSE2 / ymm kernels is small because these transposes are bound by the memory access pattern
+/// (the macro-tile order of copy/transpose.hpp), not by shuffles; figures in
+/// docs/performance.md, "The transpose kernel".
 template <std::size_t ES, bool Stream>
 STRIDED_AVX512_TARGET void transpose_tile_avx512_lanes(const std::byte* src,
                                                        const std::ptrdiff_t* src_rows,
