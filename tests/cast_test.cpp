@@ -352,11 +352,14 @@ TEST_CASE("cast_contiguous equals cast_value for all 13 x 13 pairs on every ISA"
 }
 
 TEST_CASE("large casts take the streaming path and stay exact", "[cast]") {
-  // Outputs >= 8 MiB use non-temporal stores after an unaligned head; check head, body and tail.
-  auto run = [](auto from_tag, auto to_tag) {
+  // Outputs of at least the streaming threshold use non-temporal stores after an unaligned head;
+  // check head, body and tail (the threshold lowered to 1 MiB, as the copy tests do).
+  const std::size_t threshold = std::size_t{1} << 20;
+  const strided::detail::copy_impl::ScopedStreamThreshold streaming(threshold);
+  auto run = [&](auto from_tag, auto to_tag) {
     using From = decltype(from_tag);
     using To = decltype(to_tag);
-    const std::size_t n = (std::size_t{8} << 20) / sizeof(To) + 77;
+    const std::size_t n = threshold / sizeof(To) + 77;
     const Array<From> pool = samples<From>(5003, 5);
     std::vector<From> src(n);
     for (std::size_t i = 0; i < n; ++i) src[i] = pool[(i * 7919) % pool.size()];

@@ -2,9 +2,9 @@
 //
 // A normal store first reads the destination line (read-for-ownership), so a copy moves three
 // bytes over the memory bus per byte copied; glibc's memcpy switches to streaming stores for
-// large sizes and moves two. The copy kernels do the same above `stream_threshold` bytes of
-// destination, so that they race memcpy on equal terms. Streaming stores need aligned
-// addresses: a head and tail are copied normally.
+// large sizes and moves two. The copy and cast kernels do the same above `stream_threshold` bytes
+// of destination, so that they race memcpy on equal terms. Streaming stores need aligned addresses:
+// a head and tail are copied normally.
 #pragma once
 
 #include <atomic>
@@ -20,8 +20,9 @@
 
 namespace strided::detail::copy_impl {
 
-/// Destination size from which the kernels stream. Below it the destination is likely to be read
-/// again soon (and fits in the 32 MiB L3 of the machines measured), so it should stay cached.
+/// Destination size from which the copy and cast kernels stream. Below it the destination is likely
+/// to be read again soon (and fits in the 32 MiB L3 of the machines measured), so it should stay
+/// cached.
 inline constexpr std::size_t default_stream_threshold = std::size_t{16} << 20;
 
 namespace stream_impl {
@@ -75,9 +76,10 @@ inline void prefetch_lines(const std::byte* p, std::ptrdiff_t ahead) noexcept {
 }
 
 #if STRIDED_X86
-[[gnu::target("avx2,fma,f16c")]] inline void stream_copy_avx2(std::byte* d, const std::byte* s,
-                                                              std::size_t n,
-                                                              std::ptrdiff_t ahead) noexcept {
+[[gnu::target(STRIDED_AVX2_FEATURES)]] inline void stream_copy_avx2(std::byte* d,
+                                                                    const std::byte* s,
+                                                                    std::size_t n,
+                                                                    std::ptrdiff_t ahead) noexcept {
   const auto mis = reinterpret_cast<std::uintptr_t>(d) % 32;
   std::size_t head = mis == 0 ? 0 : 32 - mis;
   if (head > n) head = n;
@@ -100,7 +102,7 @@ inline void prefetch_lines(const std::byte* p, std::ptrdiff_t ahead) noexcept {
   std::memcpy(d + i, s + i, n - i);
 }
 
-[[gnu::target("avx512f,avx512bw,avx512dq,avx512vl")]] inline void stream_copy_avx512(
+[[gnu::target(STRIDED_AVX512_FEATURES)]] inline void stream_copy_avx512(
     std::byte* d, const std::byte* s, std::size_t n, std::ptrdiff_t ahead) noexcept {
   const auto mis = reinterpret_cast<std::uintptr_t>(d) % 64;
   std::size_t head = mis == 0 ? 0 : 64 - mis;
@@ -125,15 +127,15 @@ inline void prefetch_lines(const std::byte* p, std::ptrdiff_t ahead) noexcept {
 #endif
 
 #if STRIDED_X86
-[[gnu::target("avx2,fma,f16c")]] inline void stream_line_avx2(std::byte* d,
-                                                              const std::byte* s) noexcept {
+[[gnu::target(STRIDED_AVX2_FEATURES)]] inline void stream_line_avx2(std::byte* d,
+                                                                    const std::byte* s) noexcept {
   _mm256_stream_si256(reinterpret_cast<__m256i*>(d),
                       _mm256_load_si256(reinterpret_cast<const __m256i*>(s)));
   _mm256_stream_si256(reinterpret_cast<__m256i*>(d + 32),
                       _mm256_load_si256(reinterpret_cast<const __m256i*>(s + 32)));
 }
 
-[[gnu::target("avx512f,avx512bw,avx512dq,avx512vl")]] inline void stream_line_avx512(
+[[gnu::target(STRIDED_AVX512_FEATURES)]] inline void stream_line_avx512(
     std::byte* d, const std::byte* s) noexcept {
   _mm512_stream_si512(reinterpret_cast<__m512i*>(d), _mm512_load_si512(s));
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "strided/detail/copy/stream.hpp"
 #include "strided/detail/simd/isa.hpp"
 #include "strided/half.hpp"
 
@@ -15,11 +16,7 @@
 
 namespace strided::detail::cast_avx2 {
 
-#define STRIDED_CAST_AVX2 [[gnu::target("avx2,fma,f16c"), gnu::always_inline]] inline
-
-/// Outputs at least this large are written with non-temporal stores: they would evict the whole
-/// cache anyway, and streaming saves the read-for-ownership of every destination line.
-inline constexpr std::size_t stream_threshold_bytes = std::size_t{8} << 20;
+#define STRIDED_CAST_AVX2 [[gnu::target(STRIDED_AVX2_FEATURES), gnu::always_inline]] inline
 
 template <bool Stream>
 STRIDED_CAST_AVX2 void store(void* p, __m128i v) {
@@ -219,8 +216,9 @@ struct I32ToF32 {
 
 /// Converts the last `count` (< step) elements through a zero-padded block on the stack.
 template <class K>
-[[gnu::target("avx2,fma,f16c")]] void partial_block(const typename K::Src* s, typename K::Dst* d,
-                                                    std::size_t count) noexcept {
+[[gnu::target(STRIDED_AVX2_FEATURES)]] void partial_block(const typename K::Src* s,
+                                                          typename K::Dst* d,
+                                                          std::size_t count) noexcept {
   typename K::Src in[K::step] = {};
   typename K::Dst out[K::step];
   std::memcpy(static_cast<void*>(in), s, count * sizeof(*s));  // f16 is not "trivial" to GCC
@@ -231,12 +229,13 @@ template <class K>
 /// Runs kernel K over n elements: full blocks (streamed when the output is large), then the
 /// remainder through partial_block.
 template <class K>
-[[gnu::target("avx2,fma,f16c")]] void drive(const typename K::Src* s, typename K::Dst* d,
-                                            std::size_t n, std::size_t whole_n = 0) noexcept {
+[[gnu::target(STRIDED_AVX2_FEATURES)]] void drive(const typename K::Src* s, typename K::Dst* d,
+                                                  std::size_t n, std::size_t whole_n = 0) noexcept {
   constexpr std::size_t step = K::step;
   std::size_t i = 0;
   const auto address = reinterpret_cast<std::uintptr_t>(d);
-  if (std::max(n, whole_n) * sizeof(*d) >= stream_threshold_bytes && address % sizeof(*d) == 0) {
+  if (std::max(n, whole_n) * sizeof(*d) >= copy_impl::stream_threshold() &&
+      address % sizeof(*d) == 0) {
     // Unaligned head up to a 32-byte boundary, then aligned streaming stores.
     const std::size_t head = ((32 - address % 32) % 32) / sizeof(*d);
     for (; i + step <= head; i += step) K::template block<false>(s + i, d + i);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "strided/detail/copy/stream.hpp"
 #include "strided/detail/simd/isa.hpp"
 #include "strided/half.hpp"
 
@@ -27,13 +28,9 @@
 
 namespace strided::detail::cast_avx512 {
 
-#define STRIDED_AVX512_TARGET "avx512f,avx512bw,avx512dq,avx512vl"
-#define STRIDED_CAST_AVX512 [[gnu::target(STRIDED_AVX512_TARGET), gnu::always_inline]] inline
+#define STRIDED_CAST_AVX512 [[gnu::target(STRIDED_AVX512_FEATURES), gnu::always_inline]] inline
 #define STRIDED_CAST_AVX512_BF16 \
-  [[gnu::target(STRIDED_AVX512_TARGET ",avx512bf16"), gnu::always_inline]] inline
-
-/// Outputs at least this large are written with non-temporal stores (see cast_avx2.hpp).
-inline constexpr std::size_t stream_threshold_bytes = std::size_t{8} << 20;
+  [[gnu::target(STRIDED_AVX512_FEATURES ",avx512bf16"), gnu::always_inline]] inline
 
 template <bool Stream>
 STRIDED_CAST_AVX512 void store(void* p, __m128i v) {
@@ -233,7 +230,7 @@ struct I32ToF32 {
 
 /// Converts the last `count` (< step) elements through a zero-padded block on the stack.
 template <class K>
-[[gnu::target(STRIDED_AVX512_TARGET ",avx512bf16")]] void partial_block(
+[[gnu::target(STRIDED_AVX512_FEATURES ",avx512bf16")]] void partial_block(
     const typename K::Src* s, typename K::Dst* d, std::size_t count) noexcept {
   typename K::Src in[K::step] = {};
   typename K::Dst out[K::step];
@@ -246,13 +243,13 @@ template <class K>
 /// remainder through partial_block. Compiled with BF16 enabled so that F32ToBf16Native inlines;
 /// only that kernel emits BF16 instructions, and it runs only when the CPU has them.
 template <class K>
-[[gnu::target(STRIDED_AVX512_TARGET ",avx512bf16")]] void drive(const typename K::Src* s,
-                                                                typename K::Dst* d, std::size_t n,
-                                                                std::size_t whole_n = 0) noexcept {
+[[gnu::target(STRIDED_AVX512_FEATURES ",avx512bf16")]] void drive(
+    const typename K::Src* s, typename K::Dst* d, std::size_t n, std::size_t whole_n = 0) noexcept {
   constexpr std::size_t step = K::step;
   std::size_t i = 0;
   const auto address = reinterpret_cast<std::uintptr_t>(d);
-  if (std::max(n, whole_n) * sizeof(*d) >= stream_threshold_bytes && address % sizeof(*d) == 0) {
+  if (std::max(n, whole_n) * sizeof(*d) >= copy_impl::stream_threshold() &&
+      address % sizeof(*d) == 0) {
     // Unaligned head up to a 64-byte boundary, then aligned streaming stores.
     const std::size_t head = ((64 - address % 64) % 64) / sizeof(*d);
     for (; i + step <= head; i += step) K::template block<false>(s + i, d + i);
@@ -266,7 +263,6 @@ template <class K>
 
 #undef STRIDED_CAST_AVX512
 #undef STRIDED_CAST_AVX512_BF16
-#undef STRIDED_AVX512_TARGET
 
 inline void run(const float* s, f16* d, std::size_t n, std::size_t whole_n = 0) noexcept {
   drive<F32ToF16>(s, d, n, whole_n);

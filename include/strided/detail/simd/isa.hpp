@@ -19,6 +19,11 @@
 #define STRIDED_X86 0
 #endif
 
+// The target features of the x86 levels below, as [[gnu::target]] strings: the one definition
+// every kernel's attribute is written with.
+#define STRIDED_AVX2_FEATURES "avx2,fma,f16c"
+#define STRIDED_AVX512_FEATURES "avx512f,avx512bw,avx512dq,avx512vl"
+
 #if defined(__aarch64__) && defined(__ARM_NEON)
 #define STRIDED_NEON 1
 #else

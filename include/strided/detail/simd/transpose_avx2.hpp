@@ -25,7 +25,7 @@
 #if STRIDED_X86
 #include <immintrin.h>
 
-#define STRIDED_AVX2_TARGET [[gnu::target("avx2,fma,f16c")]]
+#define STRIDED_AVX2_TARGET [[gnu::target(STRIDED_AVX2_FEATURES)]]
 
 namespace strided::detail::simd {
 

@@ -16,7 +16,7 @@
 #if STRIDED_X86
 #include <immintrin.h>
 
-#define STRIDED_AVX512_TARGET [[gnu::target("avx512f,avx512bw,avx512dq,avx512vl")]]
+#define STRIDED_AVX512_TARGET [[gnu::target(STRIDED_AVX512_FEATURES)]]
 
 namespace strided::detail::simd {
 
