@@ -457,7 +457,7 @@ TEST_CASE("allocation failure: the out-of-memory messages", "[alloc]") {
   REQUIRE(!loaded);
   CHECK(loaded.error().kind() == IoErrorKind::shape);
   // The innermost guarded function names itself: the header parser ran out first.
-  CHECK(loaded.error().message() == "parse_npy_header: <memory>: parse_npy_header: out of memory");
+  CHECK(loaded.error().message() == "parse_npy_header: <memory>: out of memory");
 }
 
 TEST_CASE("allocation failure: map and zip_with report allocation_failed before calling f",

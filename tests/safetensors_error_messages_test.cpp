@@ -112,8 +112,8 @@ TEST_CASE("io error messages (quoted in docs/errors.md)") {
   const std::string huge_dict =
       "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }";
   CHECK(message_of(load_npy_bytes<float>(npy(huge_dict, "")), K::shape) ==
-        "parse_npy_header: <memory>: parse_npy_header: the element count, a stride or the "
-        "offset of shape [4294967296, 4294967296] overflows");
+        "parse_npy_header: <memory>: the element count, a stride or the offset of shape "
+        "[4294967296, 4294967296] overflows");
 #if defined(STRIDED_HAVE_DLPACK)
   CHECK(message_of(from_dlpack<float>(nullptr), K::invalid_argument) ==
         "from_dlpack: <dlpack>: null pointer");

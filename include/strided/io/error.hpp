@@ -97,9 +97,13 @@ class IoError {
     return e;
   }
 
-  /// Wraps a ShapeError as kind `shape`; its message becomes the description.
+  /// Wraps a ShapeError as kind `shape`; its message becomes the description (without its
+  /// operation when that is `op`, so that no message names it twice).
   static IoError from_shape(ShapeError error, std::string op, std::string source) {
-    IoError e(IoErrorKind::shape, std::move(op), std::move(source), error.message());
+    // The message names the operation once: "op: source: what", not "op: source: op: what".
+    std::string what = error.message();
+    if (op == error.op()) what.erase(0, op.size() + 2);
+    IoError e(IoErrorKind::shape, std::move(op), std::move(source), std::move(what));
     e.shape_error_ = std::move(error);
     return e;
   }
