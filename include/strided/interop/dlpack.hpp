@@ -310,6 +310,23 @@ DLManagedTensorVersioned* to_dlpack_versioned(const Tensor<T>& t) noexcept {
   return m;
 }
 
+namespace detail {
+
+/// adopt_dlpack, then the version check: a different major version is unsupported_version (the
+/// deleter has been taken over and runs either way).
+inline Result<std::shared_ptr<const void>, IoError> adopt_dlpack_versioned(
+    DLManagedTensorVersioned* m, const char* op) {
+  auto owner = adopt_dlpack(m, op);
+  if (!owner) return owner.error();
+  if (m->version.major != DLPACK_MAJOR_VERSION)
+    return IoError(IoErrorKind::unsupported_version, op, "<dlpack>",
+                   "DLPack major version " + std::to_string(m->version.major) + ", expected " +
+                       std::to_string(DLPACK_MAJOR_VERSION));
+  return owner;
+}
+
+}  // namespace detail
+
 /// As from_dlpack, for DLPack >= 1.0 tensors. A different major version is
 /// unsupported_version (the struct layout may differ; its deleter is still called). The
 /// read-only and is-copied flags need nothing: strided never writes.
@@ -317,12 +334,8 @@ template <Element T>
 Result<Tensor<T>, IoError> from_dlpack_versioned(DLManagedTensorVersioned* m) {
   return detail::guard_io("from_dlpack_versioned", "<dlpack>", [&]() -> Result<Tensor<T>, IoError> {
     const char* op = "from_dlpack_versioned";
-    auto owner = detail::adopt_dlpack(m, op);
+    auto owner = detail::adopt_dlpack_versioned(m, op);
     if (!owner) return owner.error();
-    if (m->version.major != DLPACK_MAJOR_VERSION)
-      return IoError(IoErrorKind::unsupported_version, op, "<dlpack>",
-                     "DLPack major version " + std::to_string(m->version.major) + ", expected " +
-                         std::to_string(DLPACK_MAJOR_VERSION));
     return detail::import_dltensor<T>(m->dl_tensor, std::move(*owner), op);
   });
 }
@@ -338,12 +351,8 @@ template <class A = AnyTensor>
 Result<A, IoError> from_dlpack_versioned_any(DLManagedTensorVersioned* m) {
   return detail::guard_io("from_dlpack_versioned_any", "<dlpack>", [&]() -> Result<A, IoError> {
     const char* op = "from_dlpack_versioned_any";
-    auto owner = detail::adopt_dlpack(m, op);
+    auto owner = detail::adopt_dlpack_versioned(m, op);
     if (!owner) return owner.error();
-    if (m->version.major != DLPACK_MAJOR_VERSION)
-      return IoError(IoErrorKind::unsupported_version, op, "<dlpack>",
-                     "DLPack major version " + std::to_string(m->version.major) + ", expected " +
-                         std::to_string(DLPACK_MAJOR_VERSION));
     return detail::import_dltensor_any<A>(m->dl_tensor, std::move(*owner), op);
   });
 }
