@@ -158,14 +158,25 @@ class SmallVector {
   std::size_t size_ = 0;
 };
 
+/// How append_list writes a list. The defaults give `[a, b, c]`.
+struct ListStyle {
+  const char* separator = ", ";                      ///< `","` for compact JSON
+  std::size_t limit = static_cast<std::size_t>(-1);  ///< entries shown, then `, ...`
+  const char* max_value_text = nullptr;  ///< if set, written for SIZE_MAX (reshape's `infer`)
+};
+
 /// Appends `[a, b, c]`: the one way every message and printer writes a list of sizes or strides.
 template <class I>
-void append_list(std::string& out, std::span<const I> values) {
+void append_list(std::string& out, std::span<const I> values, const ListStyle& style = {}) {
   out += '[';
-  for (std::size_t k = 0; k < values.size(); ++k) {
-    if (k != 0) out += ", ";
-    out += std::to_string(values[k]);
+  for (std::size_t k = 0; k < values.size() && k < style.limit; ++k) {
+    if (k != 0) out += style.separator;
+    if (style.max_value_text != nullptr && values[k] == static_cast<I>(-1))
+      out += style.max_value_text;
+    else
+      out += std::to_string(values[k]);
   }
+  if (values.size() > style.limit) out += ", ...";
   out += ']';
 }
 

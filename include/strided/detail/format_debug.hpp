@@ -36,13 +36,7 @@ void append_debug_value(std::string& out, const T& v) {
 /// `[a, b, ...]`: at most debug_preview_len entries, then `...` when there are more.
 template <class I>
 void append_preview(std::string& out, std::span<const I> values) {
-  out += '[';
-  for (std::size_t k = 0; k < values.size() && k < debug_preview_len; ++k) {
-    if (k > 0) out += ", ";
-    append_integer(out, values[k]);
-  }
-  if (values.size() > debug_preview_len) out += ", ...";
-  out += ']';
+  append_list(out, values, {.limit = debug_preview_len});
 }
 
 /// `Tensor { shape: [...], strides: [...], offset: N, storage_len: N, data: [...] }`; with

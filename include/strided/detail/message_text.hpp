@@ -40,15 +40,7 @@ class MessageText {
   }
   /// A shape as the caller of reshape/unflatten wrote it: SIZE_MAX is strided::infer there.
   [[gnu::noinline]] MessageText& dims_with_infer(std::span<const std::size_t> values) {
-    text_ += '[';
-    for (std::size_t k = 0; k < values.size(); ++k) {
-      if (k != 0) text_ += ", ";
-      if (values[k] == static_cast<std::size_t>(-1))
-        text_ += "infer";
-      else
-        text_ += std::to_string(values[k]);
-    }
-    text_ += ']';
+    append_list(text_, values, {.max_value_text = "infer"});
     return *this;
   }
   [[gnu::noinline]] MessageText& signed_value(std::ptrdiff_t value) {

@@ -470,12 +470,7 @@ inline std::string json_string(const std::string& s, bool& valid) {
 
 /// Appends `[3,4]`: a shape as a compact JSON array.
 inline void append_json_dims(std::string& out, const Shape& shape) {
-  out += '[';
-  for (std::size_t k = 0; k < shape.size(); ++k) {
-    if (k != 0) out += ',';
-    out += std::to_string(shape[k]);
-  }
-  out += ']';
+  append_list(out, shape.span(), {.separator = ","});
 }
 
 /// The padded header (size prefix included) and the entries in data order: larger elements
