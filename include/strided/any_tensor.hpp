@@ -89,7 +89,6 @@ class AnyTensor {
 
   /// The layout (shape(), strides(), offset(), rank(), numel(), empty(), is_contiguous():
   /// its parts; storage_len(): the buffer's length in elements).
-  template <class = void>
   const Layout& layout() const noexcept {
     return std::visit([](const auto& t) -> const Layout& { return t.layout(); }, v_);
   }
@@ -100,12 +99,10 @@ class AnyTensor {
   std::size_t numel() const noexcept { return layout().numel(); }
   bool empty() const noexcept { return layout().empty(); }
   bool is_contiguous() const noexcept { return layout().is_contiguous(); }
-  template <class = void>
   std::size_t storage_len() const noexcept {
     return std::visit([](const auto& t) { return t.storage_len(); }, v_);
   }
   /// The shared buffer, untyped (for interop; never written through).
-  template <class = void>
   std::shared_ptr<const void> storage() const noexcept {
     return std::visit([](const auto& t) { return std::shared_ptr<const void>(t.storage()); }, v_);
   }

@@ -23,7 +23,6 @@ class MessageText {
     text_ += op;
     text_ += ": ";
   }
-  MessageText() = default;
 
   [[gnu::noinline]] MessageText& operator<<(std::string_view piece) {
     text_ += piece;
