@@ -38,11 +38,13 @@ struct any_tensor_variant<type_list<Ts...>> {
 class AnyTensor;
 
 namespace detail {
-/// A typed result as an AnyTensor result. A lambda, not a function template: clang (14-16) does
-/// not emit a function template called only from the generic lambdas of AnyTensor's members.
-/// (`A` is AnyTensor, a parameter so that the body waits until the class is complete.)
+/// A typed result as an AnyTensor result, for any error type: the one body of every dispatch
+/// over the dtypes (members here, npy, DLPack and safetensors loaders). A lambda, not a function
+/// template: clang (14-16) does not emit a function template called only from the generic
+/// lambdas of AnyTensor's members. (`A` is AnyTensor, a parameter so that the body waits until
+/// the class is complete.)
 inline constexpr auto lift_any =
-    []<class T, class A = AnyTensor>(Result<Tensor<T>> r) -> Result<A> {
+    []<class T, class E, class A = AnyTensor>(Result<Tensor<T>, E> r) -> Result<A, E> {
   if (!r) return std::move(r).error();
   return A(std::move(*r));
 };

@@ -223,9 +223,7 @@ Result<A, IoError> import_dltensor_any(const DLTensor& dl, std::shared_ptr<const
     return IoError(IoErrorKind::unsupported_dtype, op, "<dlpack>",
                    "dtype " + dlpack_dtype_string(dl.dtype) + " is no strided element type");
   return visit_dtype(*dtype, [&]<class T>(std::type_identity<T>) -> Result<A, IoError> {
-    auto t = import_dltensor<T>(dl, std::move(owner), op);
-    if (!t) return t.error();
-    return A(std::move(*t));
+    return detail::lift_any(import_dltensor<T>(dl, std::move(owner), op));
   });
 }
 

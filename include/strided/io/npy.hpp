@@ -217,9 +217,7 @@ Result<A, IoError> npy_any_tensor(const SharedBytes& file, bool may_alias, const
   // parse_npy_header accepts exactly the descrs the registry knows.
   const DType dtype = dtype_from_npy(header->dtype.kind, header->dtype.size).value();
   return visit_dtype(dtype, [&]<class T>(std::type_identity<T>) -> Result<A, IoError> {
-    auto t = npy_tensor<T>(file, may_alias, op, source);
-    if (!t) return t.error();
-    return A(std::move(*t));
+    return detail::lift_any(npy_tensor<T>(file, may_alias, op, source));
   });
 }
 

@@ -401,9 +401,7 @@ class SafetensorsFile {
                      "tensor \"" + info.name + "\" is " + info.dtype +
                          ", which no strided element type holds");
     return visit_dtype(*dtype, [&]<class T>(std::type_identity<T>) -> Result<A, IoError> {
-      auto t = get<T>(info.name);
-      if (!t) return t.error();
-      return A(std::move(*t));
+      return detail::lift_any(get<T>(info.name));
     });
   }
 
