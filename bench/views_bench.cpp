@@ -100,6 +100,23 @@ void BM_get(benchmark::State& state) {
 }
 
 void ranks(benchmark::internal::Benchmark* b) { b->Arg(4)->Arg(6)->Arg(8); }
+
+// An extended view op on make(rank), with no setup outside the loop.
+#define STRIDED_VIEW_BENCH(name, expr)                             \
+  void BM_##name(benchmark::State& state) {                        \
+    const auto t = make(static_cast<std::size_t>(state.range(0))); \
+    run(state, [&] { return expr; });                              \
+  }                                                                \
+  BENCHMARK(BM_##name)->Apply(ranks)
+
+STRIDED_VIEW_BENCH(slice_step2, t.slice(0, 1, strided::end, 2));
+STRIDED_VIEW_BENCH(flip, t.flip(1));
+STRIDED_VIEW_BENCH(select, t.select(1, 1));
+STRIDED_VIEW_BENCH(squeeze_all, t.squeeze());
+STRIDED_VIEW_BENCH(unsqueeze, t.unsqueeze(1));
+STRIDED_VIEW_BENCH(flatten, t.flatten(1, 2));
+STRIDED_VIEW_BENCH(movedim, t.movedim(0, t.rank() - 1));
+STRIDED_VIEW_BENCH(diagonal, t.diagonal(0, 1, 2));
 }  // namespace
 
 BENCHMARK(BM_shared_ptr_copy);

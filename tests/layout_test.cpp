@@ -250,6 +250,81 @@ TEST_CASE("huge and zero sizes: no order dependence, no infer confusion (fuzz fi
   const Layout all = contiguous({1, 1}).broadcast_to({huge, 1}).value();
   REQUIRE(all.reshape_exact({huge}).value().strides() == Strides{0});
   REQUIRE(all.reshape({huge}).value().shape() == Shape{huge});  // inferred: the same size
-  REQUIRE(strided::layout_ops::flatten(all, 0, 1).value().shape() == Shape{huge});
-  REQUIRE(strided::layout_ops::unflatten(all, 1, {1, 1}).value().shape() == Shape{huge, 1, 1});
+  REQUIRE(all.flatten(0, 1).value().shape() == Shape{huge});
+  REQUIRE(all.unflatten(1, {1, 1}).value().shape() == Shape{huge, 1, 1});
+}
+
+namespace {
+bool same(const Layout& a, const Layout& b) {
+  return a.shape() == b.shape() && a.strides() == b.strides() && a.offset() == b.offset();
+}
+
+// `change` applied in place gives what the copying member gives; on an error the layout is left
+// exactly as it was and the error is the copying member's.
+template <class InPlace, class Copying>
+void check_in_place(const Layout& base, InPlace in_place, Copying copying) {
+  Layout changed = base;
+  const strided::Result<void> done = in_place(changed);
+  const strided::Result<Layout> expected = copying(base);
+  REQUIRE(done.has_value() == expected.has_value());
+  if (done) {
+    CHECK(same(changed, *expected));
+  } else {
+    CHECK(same(changed, base));
+    CHECK(done.error().message() == expected.error().message());
+  }
+}
+}  // namespace
+
+// Runs one view op both ways: `l.op_in_place(args...)` against `l.op(args...)`.
+#define CHECK_IN_PLACE(base, op, ...)                                              \
+  check_in_place(                                                                  \
+      base, [&](Layout& changed_) { return changed_.op##_in_place(__VA_ARGS__); }, \
+      [&](const Layout& base_) { return base_.op(__VA_ARGS__); })
+
+TEST_CASE("in-place view ops: the copying ops' results, and no change on an error") {
+  constexpr auto pmin = std::numeric_limits<std::ptrdiff_t>::min();
+  const Layout l = contiguous({2, 3, 4});
+  const Layout t = l.transpose(0, 2).value();  // not contiguous
+  for (const Layout& base : {l, t}) {
+    CAPTURE(base.strides());
+    CHECK_IN_PLACE(base, transpose, 0, 2);
+    CHECK_IN_PLACE(base, transpose, 0, 3);
+    CHECK_IN_PLACE(base, permute, Shape{2, 0, 1});
+    CHECK_IN_PLACE(base, permute, Shape{2, 0, 2});
+    CHECK_IN_PLACE(base, narrow, 1, 1, 2);
+    CHECK_IN_PLACE(base, narrow, 1, 2, 2);
+    CHECK_IN_PLACE(base, reshape, Shape{6, strided::infer});
+    CHECK_IN_PLACE(base, reshape, Shape{4, 6});
+    CHECK_IN_PLACE(base, reshape, Shape{5, 5});
+    CHECK_IN_PLACE(base, reshape_exact, Shape{24});
+    CHECK_IN_PLACE(base, broadcast_to, Shape{5, 2, 3, 4});
+    CHECK_IN_PLACE(base, broadcast_to, Shape{2, 2, 4});
+    CHECK_IN_PLACE(base, slice, 2, -1, strided::end, -2);
+    CHECK_IN_PLACE(base, slice, 2, 0, 4, 0);
+    CHECK_IN_PLACE(base, flip, Shape{0, 2});
+    CHECK_IN_PLACE(base, flip, Shape{0, 0});
+    CHECK_IN_PLACE(base, flip, 1);
+    CHECK_IN_PLACE(base, squeeze);
+    CHECK_IN_PLACE(base, squeeze, 1);
+    CHECK_IN_PLACE(base, unsqueeze, 3);
+    CHECK_IN_PLACE(base, unsqueeze, 4);
+    CHECK_IN_PLACE(base, select, 1, 2);
+    CHECK_IN_PLACE(base, select, 1, 3);
+    CHECK_IN_PLACE(base, flatten, 1, 2);
+    CHECK_IN_PLACE(base, flatten, 2, 1);
+    CHECK_IN_PLACE(base, unflatten, 2, Shape{2, 2});
+    CHECK_IN_PLACE(base, unflatten, 2, Shape{3, 2});
+    CHECK_IN_PLACE(base, movedim, 0, 2);
+    CHECK_IN_PLACE(base, movedim, 3, 0);
+    CHECK_IN_PLACE(base, diagonal, 1, 1, 2);
+    CHECK_IN_PLACE(base, diagonal, 0, 1, 1);
+  }
+  // Errors found after a change was already worked out: the second flipped axis overflows after
+  // the first has moved the offset; a new axis past max_rank; the rank-0 flatten.
+  CHECK_IN_PLACE(Layout::from_parts({2, 2}, {1, pmin}, 0).value(), flip, Shape{0, 1});
+  const Layout deepest = contiguous(Shape(strided::max_rank, 1));
+  CHECK_IN_PLACE(deepest, unsqueeze, 0);
+  CHECK_IN_PLACE(Layout(), flatten, 0, 0);
+  CHECK_IN_PLACE(Layout(), flatten, 0, 1);
 }

@@ -26,7 +26,6 @@ using strided::ShapeError;
 using strided::ShapeErrorKind;
 using strided::Strides;
 using strided::Tensor;
-namespace ops = strided::layout_ops;
 
 namespace {
 
@@ -111,7 +110,7 @@ TEST_CASE("slice: errors") {
                 "slice: axis 2 is out of range for rank 2 (shape [2, 3])");
   // A stride of PTRDIFF_MIN cannot be the base of a reversed walk; only Layout can hold one.
   const Layout odd = Layout::from_parts({2}, {pmin}, 0).value();
-  require_error(ops::slice(odd, 0, 1, strided::end, 1), ShapeErrorKind::size_overflow,
+  require_error(odd.slice(0, 1, strided::end, 1), ShapeErrorKind::size_overflow,
                 "slice: the element count, a stride or the offset of shape [2] overflows");
 }
 
@@ -141,7 +140,7 @@ TEST_CASE("flip: errors") {
   require_error(t.flip({1, 0, 1}), ShapeErrorKind::duplicate_axis,
                 "flip: axis 1 appears more than once in [1, 0, 1]");
   const Layout odd = Layout::from_parts({2}, {pmin}, 0).value();  // negation overflows
-  require_error(ops::flip(odd, 0), ShapeErrorKind::size_overflow,
+  require_error(odd.flip(0), ShapeErrorKind::size_overflow,
                 "flip: the element count, a stride or the offset of shape [2] overflows");
 }
 
@@ -325,10 +324,10 @@ TEST_CASE("flatten and unflatten: errors") {
   const std::size_t big = std::size_t{1} << 40;
   const Layout empty_big =
       Layout::from_parts({0, big, big}, {0, static_cast<std::ptrdiff_t>(big), 1}, 0).value();
-  require_error(ops::flatten(empty_big, 1, 2), ShapeErrorKind::size_overflow,
+  require_error(empty_big.flatten(1, 2), ShapeErrorKind::size_overflow,
                 "flatten: the element count, a stride or the offset of shape [0, 1099511627776, "
                 "1099511627776] overflows");
-  CHECK(ops::flatten(empty_big, 0, 1).value().shape() == Shape{0, big});
+  CHECK(empty_big.flatten(0, 1).value().shape() == Shape{0, big});
 
   require_error(t.unflatten(1, {2, 2}), ShapeErrorKind::element_count_mismatch,
                 "unflatten: 3 elements do not match shape [2, 2] (4 elements)");
@@ -568,13 +567,13 @@ TEST_CASE("values: a random-access view in logical order") {
 TEST_CASE("layout views are constexpr") {
   constexpr auto diag = [] {
     const Layout l = Layout::contiguous({4, 4}).value();
-    const Layout d = ops::diagonal(ops::flip(l, 1).value(), 1).value();
+    const Layout d = l.flip(1).value().diagonal(1).value();
     return d.offset() * 100 + static_cast<std::size_t>(d.strides()[0] + 10) + d.shape()[0];
   }();
   STATIC_REQUIRE(diag == 2 * 100 + 13 + 3);  // offset 2, stride 3, 3 elements
   constexpr auto sliced = [] {
     const Layout l = Layout::contiguous({10}).value();
-    const Layout s = ops::slice(l, 0, -2, strided::end, -3).value();
+    const Layout s = l.slice(0, -2, strided::end, -3).value();
     return s.shape()[0] * 1000 + s.offset();
   }();
   STATIC_REQUIRE(sliced == 3 * 1000 + 8);  // 8, 5, 2

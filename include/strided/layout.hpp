@@ -13,70 +13,14 @@
 #include <optional>
 #include <span>
 #include <utility>
+#include <vector>
 
+#include "strided/detail/layout_math.hpp"
 #include "strided/error.hpp"
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
 
 namespace strided {
-
-namespace detail {
-
-inline constexpr auto max_index = std::numeric_limits<std::ptrdiff_t>::max();
-
-/// The product of the sizes, or nullopt when it overflows std::size_t.
-constexpr std::optional<std::size_t> checked_numel(std::span<const std::size_t> shape) noexcept {
-  std::size_t n = 1;
-  bool overflow = false;
-  for (std::size_t size : shape) {
-    if (size == 0) return 0;  // no elements, whatever the order of the other sizes
-    overflow |= __builtin_mul_overflow(n, size, &n);
-  }
-  if (overflow) return std::nullopt;
-  return n;
-}
-
-/// Lowest and highest storage index a layout reaches, relative to its offset.
-struct Reach {
-  std::ptrdiff_t low = 0;
-  std::ptrdiff_t high = 0;
-};
-
-/// The reach of shape/strides, or nullopt when a term overflows std::ptrdiff_t. Meaningful only
-/// for layouts with elements.
-constexpr std::optional<Reach> checked_reach(std::span<const std::size_t> shape,
-                                             std::span<const std::ptrdiff_t> strides) noexcept {
-  Reach r;
-  for (std::size_t k = 0; k < shape.size(); ++k) {
-    if (shape[k] == 0) return Reach{};
-    if (strides[k] == 0) continue;  // a broadcast axis of any size reaches nothing new
-    std::ptrdiff_t last = 0;
-    if (shape[k] - 1 > static_cast<std::size_t>(max_index)) return std::nullopt;
-    if (__builtin_mul_overflow(static_cast<std::ptrdiff_t>(shape[k] - 1), strides[k], &last))
-      return std::nullopt;
-    std::ptrdiff_t& side = last < 0 ? r.low : r.high;
-    if (__builtin_add_overflow(side, last, &side)) return std::nullopt;
-  }
-  return r;
-}
-
-/// Row-major strides of `shape`, or nullopt when one overflows std::ptrdiff_t. Sizes multiply as
-/// they are: an axis of size 0 makes every outer stride 0, as in the reference document (such a
-/// layout reaches no element).
-constexpr std::optional<Strides> row_major_strides(const Shape& shape) {
-  Strides strides(shape.size(), 0);
-  std::ptrdiff_t step = 1;
-  for (std::size_t k = shape.size(); k-- > 0;) {
-    strides[k] = step;
-    if (step == 0) continue;  // outside a size-0 axis every stride is 0, whatever the sizes
-    if (shape[k] > static_cast<std::size_t>(max_index) ||
-        __builtin_mul_overflow(step, static_cast<std::ptrdiff_t>(shape[k]), &step))
-      return std::nullopt;
-  }
-  return strides;
-}
-
-}  // namespace detail
 
 /// A reshape (or unflatten) size to infer from the element count; at most one per shape, e.g.
 /// `reshape({2, strided::infer})`. (A size of SIZE_MAX cannot otherwise occur in a valid shape
@@ -113,9 +57,12 @@ constexpr Result<Shape> resolve_infer(const Shape& shape, std::size_t numel, con
   return out;
 }
 
-struct LayoutAccess;  // the view algebra of layout_views.hpp (builds sub-layouts in place)
-
 }  // namespace detail
+
+/// An omitted slice bound (Python's `None`). As `stop`: past the last element in the step's
+/// direction (the axis end for a positive step, before index 0 for a negative one). As `start`:
+/// the first element in the step's direction (0, or the last index for a negative step).
+inline constexpr std::ptrdiff_t end = std::numeric_limits<std::ptrdiff_t>::min();
 
 /// Where each element of an n-dimensional array lives in a flat buffer: element `i` is at
 /// `offset + sum(i[k] * strides[k])`. Strides count elements and are signed (0 = broadcast).
@@ -215,21 +162,130 @@ class Layout {
     });
   }
 
-  /// Swaps axes d0 and d1.
-  constexpr Result<Layout> transpose(std::size_t d0, std::size_t d1) const {
-    return detail::guard_allocations("transpose", [&]() -> Result<Layout> {
-      if (d0 >= rank()) return ShapeError::axis_out_of_range("transpose", d0, shape_);
-      if (d1 >= rank()) return ShapeError::axis_out_of_range("transpose", d1, shape_);
-      Layout out = *this;
-      std::swap(out.shape_[d0], out.shape_[d1]);
-      std::swap(out.strides_[d0], out.strides_[d1]);
+ private:
+  /// A copy of this layout changed by `change` (one of the *_in_place members), built where the
+  /// caller's result lives: moving it after the change would reload what was just stored.
+  /// (Defined before its callers: clang 14 cannot evaluate a constexpr member template defined
+  /// further down the class.)
+  template <class Change>
+  constexpr Result<Layout> derived(const char* op, Change&& change) const {
+    return detail::guard_allocations(op, [&]() -> Result<Layout> {
+      Result<Layout> out(std::in_place, *this);
+      if (auto changed = change(*out); !changed) out = std::move(changed).error();
       return out;
     });
   }
 
+ public:
+  /// @name View operations
+  /// Each returns a new layout and touches no data. The `_in_place` form of each changes this
+  /// layout instead and leaves it unchanged when it returns an error (`Tensor`'s views use it to
+  /// build their result where it is returned). The extended operations, from `slice` on, are
+  /// defined in `<strided/layout_views.hpp>`, which this header includes.
+  ///@{
+
+  /// Swaps axes d0 and d1.
+  constexpr Result<Layout> transpose(std::size_t d0, std::size_t d1) const {
+    return derived("transpose", [&](Layout& l) { return l.transpose_in_place(d0, d1); });
+  }
   /// Reorders the axes: output axis k is input axis perm[k] (ONNX Transpose convention).
   constexpr Result<Layout> permute(const Shape& perm) const {
-    return detail::guard_allocations("permute", [&]() -> Result<Layout> {
+    return derived("permute", [&](Layout& l) { return l.permute_in_place(perm); });
+  }
+  /// Keeps [start, start + length) of axis `dim`.
+  constexpr Result<Layout> narrow(std::size_t dim, std::size_t start, std::size_t length) const {
+    return derived("narrow", [&](Layout& l) { return l.narrow_in_place(dim, start, length); });
+  }
+  /// The same elements under a new shape, without copying: possible when every run of old axes
+  /// merged into one new axis is stride-compatible (NumPy's no-copy reshape, PyTorch's view()).
+  /// One size may be `infer`.
+  constexpr Result<Layout> reshape(const Shape& requested) const {
+    return derived("reshape", [&](Layout& l) { return l.reshape_in_place(requested); });
+  }
+  /// reshape() with every size taken literally (no `infer`): for callers whose shapes may hold
+  /// a genuine size of SIZE_MAX, such as a broadcast axis.
+  constexpr Result<Layout> reshape_exact(const Shape& new_shape) const {
+    return derived("reshape", [&](Layout& l) { return l.reshape_exact_in_place(new_shape); });
+  }
+  /// Broadcasts to `target` by NumPy's rules: right-aligned, size-1 axes and new leading axes get
+  /// stride 0. A target of lower rank is incompatible.
+  constexpr Result<Layout> broadcast_to(const Shape& target) const {
+    return derived("broadcast_to", [&](Layout& l) { return l.broadcast_to_in_place(target); });
+  }
+  /// Elements start, start + step, ... before stop along `dim`, with Python's semantics: negative
+  /// bounds count from the end, out-of-range bounds clamp, a negative step walks backwards, `end`
+  /// is an omitted bound. A zero step is invalid_argument.
+  constexpr Result<Layout> slice(std::size_t dim, std::ptrdiff_t start, std::ptrdiff_t stop = end,
+                                 std::ptrdiff_t step = 1) const {
+    return derived("slice", [&](Layout& l) { return l.slice_in_place(dim, start, stop, step); });
+  }
+  /// Reverses every axis named in `dims` (each at most once: duplicate_axis otherwise): for each,
+  /// the offset moves to the axis's last element and its stride changes sign.
+  constexpr Result<Layout> flip(const Shape& dims) const {
+    return derived("flip", [&](Layout& l) { return l.flip_in_place(dims); });
+  }
+  /// Reverses axis `dim`.
+  constexpr Result<Layout> flip(std::size_t dim) const { return flip(Shape{dim}); }
+  /// Removes every axis of size 1.
+  constexpr Result<Layout> squeeze() const {
+    return derived("squeeze", [](Layout& l) { return l.squeeze_in_place(); });
+  }
+  /// Removes axis `dim`, which must have size 1 (invalid_argument otherwise, as NumPy; PyTorch
+  /// silently returns the input instead).
+  constexpr Result<Layout> squeeze(std::size_t dim) const {
+    return derived("squeeze", [&](Layout& l) { return l.squeeze_in_place(dim); });
+  }
+  /// Inserts an axis of size 1 before axis `dim` (dim == rank appends). Its stride is PyTorch's:
+  /// size * stride of the axis it precedes, 1 at the end (any value would do).
+  constexpr Result<Layout> unsqueeze(std::size_t dim) const {
+    return derived("unsqueeze", [&](Layout& l) { return l.unsqueeze_in_place(dim); });
+  }
+  /// The sub-layout at `index` along `dim`, without that axis (NumPy's integer index).
+  constexpr Result<Layout> select(std::size_t dim, std::size_t index) const {
+    return derived("select", [&](Layout& l) { return l.select_in_place(dim, index); });
+  }
+  /// Merges axes first..last (inclusive) into one, as a zero-copy reshape (non_contiguous_reshape
+  /// when the axes are not stride-compatible). A rank-0 layout flattens to shape [1].
+  constexpr Result<Layout> flatten(std::size_t first, std::size_t last) const {
+    return derived("flatten", [&](Layout& l) { return l.flatten_in_place(first, last); });
+  }
+  /// Splits axis `dim` into axes of `sizes` (one of them may be `infer`); their product must be
+  /// the axis size (element_count_mismatch). Always a view: splitting an axis needs no copy.
+  constexpr Result<Layout> unflatten(std::size_t dim, const Shape& sizes) const {
+    return derived("unflatten", [&](Layout& l) { return l.unflatten_in_place(dim, sizes); });
+  }
+  /// Moves axis `src` to position `dst`, keeping the order of the others.
+  constexpr Result<Layout> movedim(std::size_t src, std::size_t dst) const {
+    return derived("movedim", [&](Layout& l) { return l.movedim_in_place(src, dst); });
+  }
+  /// The diagonal of axes d0 and d1 (offset > 0: above the main diagonal, along d1; < 0: below),
+  /// as a new last axis; d0 and d1 are removed (NumPy's and PyTorch's convention). An offset past
+  /// the matrix gives an empty axis.
+  constexpr Result<Layout> diagonal(std::ptrdiff_t offset = 0, std::size_t d0 = 0,
+                                    std::size_t d1 = 1) const {
+    return derived("diagonal", [&](Layout& l) { return l.diagonal_in_place(offset, d0, d1); });
+  }
+  /// Pieces of `size` elements along `dim`, the last one shorter when `size` does not divide the
+  /// axis (PyTorch's split). An axis of size 0 gives one empty piece; otherwise a zero size is
+  /// invalid_argument.
+  Result<std::vector<Layout>> split(std::size_t dim, std::size_t size) const;
+  /// At most `n` pieces of equal size ceil(axis / n) along `dim`, the last one possibly shorter,
+  /// so fewer than `n` when they run out (PyTorch's chunk). An axis of size 0 gives `n` empty
+  /// pieces. n == 0 is invalid_argument.
+  Result<std::vector<Layout>> chunk(std::size_t dim, std::size_t n) const;
+  /// Every index of `dim` selected in turn: the axis's sub-layouts, in order.
+  Result<std::vector<Layout>> unbind(std::size_t dim) const;
+
+  constexpr Result<void> transpose_in_place(std::size_t d0, std::size_t d1) {
+    if (d0 >= rank()) return ShapeError::axis_out_of_range("transpose", d0, shape_);
+    if (d1 >= rank()) return ShapeError::axis_out_of_range("transpose", d1, shape_);
+    std::swap(shape_[d0], shape_[d1]);
+    std::swap(strides_[d0], strides_[d1]);
+    return {};
+  }
+
+  constexpr Result<void> permute_in_place(const Shape& perm) {
+    return detail::guard_allocations("permute", [&]() -> Result<void> {
       if (perm.size() != rank()) return ShapeError::rank_mismatch("permute", rank(), perm.size());
       std::uint64_t seen = 0;  // rank <= 64: one bit per axis
       for (std::size_t axis : perm) {
@@ -238,88 +294,121 @@ class Layout {
         if ((seen & bit) != 0) return ShapeError::duplicate_axis("permute", axis, perm);
         seen |= bit;
       }
-      Layout out = *this;
-      for (std::size_t k = 0; k < rank(); ++k) {
-        out.shape_[k] = shape_[perm[k]];
-        out.strides_[k] = strides_[perm[k]];
+      // Cycle by cycle, each axis taking its source's entries: no copy of the layout.
+      std::uint64_t placed = 0;
+      for (std::size_t start = 0; start < rank(); ++start) {
+        if ((placed >> start & 1) != 0) continue;
+        const std::size_t start_size = shape_[start];
+        const std::ptrdiff_t start_stride = strides_[start];
+        std::size_t k = start;
+        for (; perm[k] != start; k = perm[k]) {
+          shape_[k] = shape_[perm[k]];
+          strides_[k] = strides_[perm[k]];
+          placed |= std::uint64_t{1} << k;
+        }
+        shape_[k] = start_size;
+        strides_[k] = start_stride;
+        placed |= std::uint64_t{1} << k;
       }
-      return out;
+      return {};
     });
   }
 
-  /// Keeps [start, start + length) of axis `dim`.
-  constexpr Result<Layout> narrow(std::size_t dim, std::size_t start, std::size_t length) const {
-    return detail::guard_allocations("narrow", [&]() -> Result<Layout> {
-      if (dim >= rank()) return ShapeError::axis_out_of_range("narrow", dim, shape_);
-      if (start > shape_[dim] || length > shape_[dim] - start)
-        return ShapeError::range_out_of_range("narrow", dim, start, length, shape_);
-      Layout out = *this;
-      out.shape_[dim] = length;
-      if (!out.advance_offset(start, strides_[dim]))
-        return ShapeError::size_overflow("narrow", shape_);
-      return out;
-    });
+  constexpr Result<void> narrow_in_place(std::size_t dim, std::size_t start, std::size_t length) {
+    if (dim >= rank()) return ShapeError::axis_out_of_range("narrow", dim, shape_);
+    if (start > shape_[dim] || length > shape_[dim] - start)
+      return ShapeError::range_out_of_range("narrow", dim, start, length, shape_);
+    const std::size_t size = shape_[dim];
+    shape_[dim] = length;  // first: a layout left without elements may keep any offset
+    if (advance_offset(start, strides_[dim])) return {};
+    shape_[dim] = size;
+    return ShapeError::size_overflow("narrow", shape_);
   }
 
-  /// The same elements under a new shape, without copying: possible when every run of old axes
-  /// merged into one new axis is stride-compatible (NumPy's no-copy reshape, PyTorch's view()).
-  /// One size may be `infer`.
-  constexpr Result<Layout> reshape(const Shape& requested) const {
-    return detail::guard_allocations("reshape", [&]() -> Result<Layout> {
+  constexpr Result<void> reshape_in_place(const Shape& requested) {
+    return detail::guard_allocations("reshape", [&]() -> Result<void> {
       if (std::find(requested.begin(), requested.end(), infer) == requested.end())
-        return reshape_exact(requested);  // the common case, without copying the shape
+        return reshape_exact_in_place(requested);  // the common case, without copying the shape
       auto resolved = detail::resolve_infer(requested, numel(), "reshape");
       if (!resolved) return std::move(resolved).error();
-      return reshape_exact(*resolved);
+      return reshape_exact_in_place(*resolved);
     });
   }
 
-  /// reshape() with every size taken literally (no `infer`): for callers whose shapes may hold
-  /// a genuine size of SIZE_MAX, such as a broadcast axis.
-  constexpr Result<Layout> reshape_exact(const Shape& new_shape) const {
-    return detail::guard_allocations("reshape", [&]() -> Result<Layout> {
+  constexpr Result<void> reshape_exact_in_place(const Shape& new_shape) {
+    return detail::guard_allocations("reshape", [&]() -> Result<void> {
       if (new_shape.size() > max_rank)
         return ShapeError::rank_too_large("reshape", new_shape.size());
       const auto n = detail::checked_numel(new_shape);
       if (!n) return ShapeError::size_overflow("reshape", new_shape);
-      const std::size_t old_n = numel();
+      // The common case, a row-major layout, is recognised without a chain of products.
+      const auto row_major_n = detail::row_major_numel(shape_, strides_);
+      const std::size_t old_n = row_major_n ? *row_major_n : numel();
       if (*n != old_n) return ShapeError::element_count_mismatch("reshape", new_shape, old_n);
-      if (*n <= 1 || is_contiguous()) {
-        // Row-major data stays row-major (and 0 or 1 element has no order to preserve).
-        auto strides = detail::row_major_strides(new_shape);
-        if (!strides) return ShapeError::size_overflow("reshape", new_shape);
-        return Layout(new_shape, std::move(*strides), offset_);
-      }
-      std::optional<Strides> strides = view_strides(new_shape);
-      if (!strides) return ShapeError::non_contiguous_reshape("reshape", shape_, new_shape);
-      return Layout(new_shape, std::move(*strides), offset_);
+      // Row-major data stays row-major (and 0 or 1 element has no order to preserve).
+      const bool row_major = *n <= 1 || row_major_n || is_contiguous();
+      // Sizes >= 1 multiplying to at most PTRDIFF_MAX give strides that fit; otherwise check.
+      const bool may_overflow = *n == 0 || *n > static_cast<std::size_t>(detail::max_index);
+      if (row_major && may_overflow &&
+          !detail::row_major_steps(new_shape, [](std::size_t, std::ptrdiff_t) {}))
+        return ShapeError::size_overflow("reshape", new_shape);
+      if (!row_major) return reshape_strided(new_shape);
+      shape_.reserve(new_shape.size());  // the only steps that can throw, before any change
+      strides_.reserve(new_shape.size());
+      shape_ = new_shape;
+      strides_.resize(rank());  // written in place: a temporary would be reloaded just after
+      detail::row_major_steps(shape_,
+                              [&](std::size_t k, std::ptrdiff_t step) { strides_[k] = step; });
+      return {};
     });
   }
 
-  /// Broadcasts to `target` by NumPy's rules: right-aligned, size-1 axes and new leading axes get
-  /// stride 0. A target of lower rank is incompatible.
-  constexpr Result<Layout> broadcast_to(const Shape& target) const {
-    return detail::guard_allocations("broadcast_to", [&]() -> Result<Layout> {
+  constexpr Result<void> broadcast_to_in_place(const Shape& target) {
+    return detail::guard_allocations("broadcast_to", [&]() -> Result<void> {
       if (target.size() > max_rank)
         return ShapeError::rank_too_large("broadcast_to", target.size());
       if (target.size() < rank())
         return ShapeError::broadcast_incompatible("broadcast_to", shape_, target);
       if (!detail::checked_numel(target)) return ShapeError::size_overflow("broadcast_to", target);
       const std::size_t lead = target.size() - rank();
-      Layout out(target, Strides(target.size(), 0), offset_);
-      for (std::size_t k = 0; k < rank(); ++k) {
-        if (shape_[k] == target[lead + k])
-          out.strides_[lead + k] = shape_[k] == 1 ? 0 : strides_[k];
-        else if (shape_[k] != 1)
+      for (std::size_t k = 0; k < rank(); ++k)
+        if (shape_[k] != target[lead + k] && shape_[k] != 1)
           return ShapeError::broadcast_incompatible("broadcast_to", shape_, target);
-      }
-      return out;
+      shape_.reserve(target.size());  // the only steps that can throw, before any change
+      strides_.reserve(target.size());
+      strides_.resize(target.size());
+      // Axis k moves to lead + k: from the innermost, each entry is read before it is written.
+      for (std::size_t k = rank(); k-- > 0;)
+        strides_[lead + k] = shape_[k] == target[lead + k] && shape_[k] != 1 ? strides_[k] : 0;
+      for (std::size_t k = 0; k < lead; ++k) strides_[k] = 0;
+      shape_ = target;
+      return {};
     });
   }
+
+  constexpr Result<void> slice_in_place(std::size_t dim, std::ptrdiff_t start,
+                                        std::ptrdiff_t stop = end, std::ptrdiff_t step = 1);
+  constexpr Result<void> flip_in_place(const Shape& dims);
+  constexpr Result<void> flip_in_place(std::size_t dim) { return flip_in_place(Shape{dim}); }
+  constexpr Result<void> squeeze_in_place();
+  constexpr Result<void> squeeze_in_place(std::size_t dim);
+  constexpr Result<void> unsqueeze_in_place(std::size_t dim);
+  constexpr Result<void> select_in_place(std::size_t dim, std::size_t index);
+  constexpr Result<void> flatten_in_place(std::size_t first, std::size_t last);
+  constexpr Result<void> unflatten_in_place(std::size_t dim, const Shape& sizes);
+  constexpr Result<void> movedim_in_place(std::size_t src, std::size_t dst);
+  constexpr Result<void> diagonal_in_place(std::ptrdiff_t offset = 0, std::size_t d0 = 0,
+                                           std::size_t d1 = 1);
+  ///@}
 
  private:
   constexpr Layout(Shape shape, Strides strides, std::size_t offset)
       : shape_(std::move(shape)), strides_(std::move(strides)), offset_(offset) {}
+
+  constexpr void erase_axis(std::size_t dim) noexcept {
+    shape_.erase(dim);
+    strides_.erase(dim);
+  }
 
   /// offset += steps * stride, checked. A layout left without elements keeps any offset it can
   /// represent, since it reaches nothing.
@@ -332,6 +421,15 @@ class Layout {
       return empty();
     offset_ = static_cast<std::size_t>(moved);
     return true;
+  }
+
+  /// reshape_exact_in_place of a layout that is not row-major, once the counts match.
+  constexpr Result<void> reshape_strided(const Shape& new_shape) {
+    std::optional<Strides> strides = view_strides(new_shape);
+    if (!strides) return ShapeError::non_contiguous_reshape("reshape", shape_, new_shape);
+    shape_ = new_shape;  // may throw (rank > 6) before the strides change
+    strides_ = std::move(*strides);
+    return {};
   }
 
   /// PyTorch's computeStride: walk old and new axes from the innermost, chunk by chunk of old
@@ -370,8 +468,6 @@ class Layout {
     return out;
   }
 
-  friend struct detail::LayoutAccess;
-
   Shape shape_;
   Strides strides_;
   std::size_t offset_ = 0;
@@ -395,3 +491,5 @@ constexpr Result<Shape> broadcast_shape(const Shape& a, const Shape& b) {
 }
 
 }  // namespace strided
+
+#include "strided/layout_views.hpp"  // the extended view operations' definitions

@@ -1,8 +1,8 @@
-// The extended view algebra: stepped and reversed slices, flips, squeeze/unsqueeze, select,
-// flatten/unflatten, movedim, diagonal and split/chunk/unbind, as free constexpr functions on
-// Layout (namespace strided::layout_ops). Tensor's members of the same names call them. Each one
-// returns new layouts and touches no data; none can produce a layout reaching an element its
-// input did not reach.
+// The extended view algebra, the definitions of Layout's members declared in layout.hpp (which
+// includes this file at its end): stepped and reversed slices, flips, squeeze/unsqueeze, select,
+// flatten/unflatten, movedim, diagonal and split/chunk/unbind. Each one changes shape, strides
+// and offset only; none can produce a layout reaching an element its input did not reach, so
+// Layout's invariants hold without from_parts's re-checks.
 #pragma once
 
 // clang-format off
@@ -22,11 +22,6 @@
 #include "strided/shape.hpp"
 
 namespace strided {
-
-/// An omitted slice bound (Python's `None`). As `stop`: past the last element in the step's
-/// direction (the axis end for a positive step, before index 0 for a negative one). As `start`:
-/// the first element in the step's direction (0, or the last index for a negative step).
-inline constexpr std::ptrdiff_t end = std::numeric_limits<std::ptrdiff_t>::min();
 
 namespace detail {
 
@@ -79,294 +74,219 @@ constexpr std::ptrdiff_t mul_or(std::ptrdiff_t a, std::ptrdiff_t b,
   return __builtin_mul_overflow(a, b, &out) ? fallback : out;
 }
 
-/// Write access to a layout's parts. The functions below only derive sub-layouts of a valid
-/// layout (every element of the result is an element of the input, the rank is checked), so
-/// Layout's invariants hold without from_parts's re-checks; building the result in a copy of the
-/// input, in place, keeps each view op as cheap as Layout::transpose.
-struct LayoutAccess {
-  static constexpr Shape& shape(Layout& l) noexcept { return l.shape_; }
-  static constexpr Strides& strides(Layout& l) noexcept { return l.strides_; }
-  static constexpr std::size_t& offset(Layout& l) noexcept { return l.offset_; }
-  /// Removes axis `dim`.
-  static constexpr void erase(Layout& l, std::size_t dim) {
-    l.shape_.erase(dim);
-    l.strides_.erase(dim);
-  }
-};
-
 }  // namespace detail
 
-namespace layout_ops {
+constexpr Result<void> Layout::slice_in_place(std::size_t dim, std::ptrdiff_t start,
+                                              std::ptrdiff_t stop, std::ptrdiff_t step) {
+  if (dim >= rank()) return ShapeError::axis_out_of_range("slice", dim, shape_);
+  if (step == 0) return ShapeError::invalid_argument("slice", "step must not be zero");
+  const detail::SliceRange r = detail::slice_range(shape_[dim], start, stop, step);
+  const std::ptrdiff_t stride = strides_[dim];
+  if (!empty() && r.count > 0) {
+    const auto moved = detail::moved_offset(offset_, r.start, stride);
+    if (!moved) return ShapeError::size_overflow("slice", shape_);
+    offset_ = *moved;
+  }
+  shape_[dim] = r.count;
+  strides_[dim] = detail::mul_or(stride, step, stride);  // exact when count >= 2
+  return {};
+}
 
-/// Elements start, start + step, ... before stop along `dim`, with Python's semantics: negative
-/// bounds count from the end, out-of-range bounds clamp, a negative step walks backwards, `end`
-/// is an omitted bound. A zero step is invalid_argument.
-constexpr Result<Layout> slice(const Layout& in, std::size_t dim, std::ptrdiff_t start,
-                               std::ptrdiff_t stop = end, std::ptrdiff_t step = 1) {
-  return detail::guard_allocations("slice", [&]() -> Result<Layout> {
-    if (dim >= in.rank()) return ShapeError::axis_out_of_range("slice", dim, in.shape());
-    if (step == 0) return ShapeError::invalid_argument("slice", "step must not be zero");
-    using A = detail::LayoutAccess;
-    const detail::SliceRange r = detail::slice_range(in.shape()[dim], start, stop, step);
-    const std::ptrdiff_t stride = in.strides()[dim];
-    Layout out = in;
-    if (!in.empty() && r.count > 0) {
-      const auto moved = detail::moved_offset(in.offset(), r.start, stride);
-      if (!moved) return ShapeError::size_overflow("slice", in.shape());
-      A::offset(out) = *moved;
+constexpr Result<void> Layout::flip_in_place(const Shape& dims) {
+  std::uint64_t seen = 0;  // rank <= 64: one bit per axis
+  for (std::size_t axis : dims) {
+    if (axis >= rank()) return ShapeError::axis_out_of_range("flip", axis, shape_);
+    const std::uint64_t bit = std::uint64_t{1} << axis;
+    if ((seen & bit) != 0) return ShapeError::duplicate_axis("flip", axis, dims);
+    seen |= bit;
+  }
+  std::size_t offset = offset_;  // committed only when every axis has moved it
+  for (std::size_t axis : dims) {
+    const std::ptrdiff_t stride = strides_[axis];
+    if (empty() || shape_[axis] <= 1) continue;
+    const auto moved = detail::moved_offset(offset, shape_[axis] - 1, stride);
+    if (!moved || stride == std::numeric_limits<std::ptrdiff_t>::min())
+      return ShapeError::size_overflow("flip", shape_);
+    offset = *moved;
+  }
+  offset_ = offset;
+  for (std::size_t axis : dims) strides_[axis] = detail::mul_or(strides_[axis], -1, strides_[axis]);
+  return {};
+}
+
+constexpr Result<void> Layout::squeeze_in_place() {
+  for (std::size_t k = rank(); k-- > 0;)
+    if (shape_[k] == 1) erase_axis(k);
+  return {};
+}
+
+constexpr Result<void> Layout::squeeze_in_place(std::size_t dim) {
+  if (dim >= rank()) return ShapeError::axis_out_of_range("squeeze", dim, shape_);
+  if (shape_[dim] != 1)
+    return ShapeError::invalid_axis_argument("squeeze", "only an axis of size 1 can be squeezed",
+                                             dim, shape_);
+  erase_axis(dim);
+  return {};
+}
+
+constexpr Result<void> Layout::unsqueeze_in_place(std::size_t dim) {
+  if (dim > rank()) return ShapeError::axis_out_of_range("unsqueeze", dim, shape_);
+  if (rank() >= max_rank) return ShapeError::rank_too_large("unsqueeze", rank() + 1);
+  std::ptrdiff_t stride = 1;
+  if (dim < rank() && shape_[dim] <= static_cast<std::size_t>(detail::max_index))
+    stride = detail::mul_or(static_cast<std::ptrdiff_t>(shape_[dim]), strides_[dim], 0);
+  return detail::guard_allocations("unsqueeze", [&]() -> Result<void> {
+    shape_.reserve(rank() + 1);  // the only steps that can throw, before any change
+    strides_.reserve(rank() + 1);
+    shape_.insert(dim, 1);
+    strides_.insert(dim, stride);
+    return {};
+  });
+}
+
+constexpr Result<void> Layout::select_in_place(std::size_t dim, std::size_t index) {
+  if (dim >= rank()) return ShapeError::axis_out_of_range("select", dim, shape_);
+  if (index >= shape_[dim]) return ShapeError::index_out_of_range("select", dim, index, shape_);
+  if (!empty()) {
+    const auto moved = detail::moved_offset(offset_, index, strides_[dim]);
+    if (!moved) return ShapeError::size_overflow("select", shape_);
+    offset_ = *moved;
+  }
+  erase_axis(dim);
+  return {};
+}
+
+constexpr Result<void> Layout::flatten_in_place(std::size_t first, std::size_t last) {
+  return detail::guard_allocations("flatten", [&]() -> Result<void> {
+    if (rank() == 0) {
+      if (first != 0) return ShapeError::axis_out_of_range("flatten", first, shape_);
+      if (last != 0) return ShapeError::axis_out_of_range("flatten", last, shape_);
+      shape_.push_back(1);  // within the inline capacity: cannot throw
+      strides_.push_back(1);
+      return {};
     }
-    A::shape(out)[dim] = r.count;
-    A::strides(out)[dim] = detail::mul_or(stride, step, stride);  // exact when count >= 2
-    return out;
-  });
-}
-
-/// Reverses every axis named in `dims` (each at most once: duplicate_axis otherwise): for each,
-/// the offset moves to the axis's last element and its stride changes sign.
-constexpr Result<Layout> flip(const Layout& in, const Shape& dims) {
-  return detail::guard_allocations("flip", [&]() -> Result<Layout> {
-    using A = detail::LayoutAccess;
-    std::uint64_t seen = 0;  // rank <= 64: one bit per axis
-    for (std::size_t axis : dims) {
-      if (axis >= in.rank()) return ShapeError::axis_out_of_range("flip", axis, in.shape());
-      const std::uint64_t bit = std::uint64_t{1} << axis;
-      if ((seen & bit) != 0) return ShapeError::duplicate_axis("flip", axis, dims);
-      seen |= bit;
-    }
-    Layout out = in;
-    for (std::size_t axis : dims) {
-      const std::size_t size = in.shape()[axis];
-      const std::ptrdiff_t stride = in.strides()[axis];
-      if (!in.empty() && size > 1) {
-        const auto moved = detail::moved_offset(A::offset(out), size - 1, stride);
-        if (!moved || stride == std::numeric_limits<std::ptrdiff_t>::min())
-          return ShapeError::size_overflow("flip", in.shape());
-        A::offset(out) = *moved;
-      }
-      A::strides(out)[axis] = detail::mul_or(stride, -1, stride);
-    }
-    return out;
-  });
-}
-
-/// Reverses axis `dim`.
-constexpr Result<Layout> flip(const Layout& in, std::size_t dim) { return flip(in, Shape{dim}); }
-
-/// Removes every axis of size 1.
-constexpr Result<Layout> squeeze(const Layout& in) {
-  return detail::guard_allocations("squeeze", [&]() -> Result<Layout> {
-    Layout out = in;
-    for (std::size_t k = in.rank(); k-- > 0;)
-      if (in.shape()[k] == 1) detail::LayoutAccess::erase(out, k);
-    return out;
-  });
-}
-
-/// Removes axis `dim`, which must have size 1 (invalid_argument otherwise, as NumPy; PyTorch
-/// silently returns the input instead).
-constexpr Result<Layout> squeeze(const Layout& in, std::size_t dim) {
-  return detail::guard_allocations("squeeze", [&]() -> Result<Layout> {
-    if (dim >= in.rank()) return ShapeError::axis_out_of_range("squeeze", dim, in.shape());
-    if (in.shape()[dim] != 1)
-      return ShapeError::invalid_axis_argument("squeeze", "only an axis of size 1 can be squeezed",
-                                               dim, in.shape());
-    Layout out = in;
-    detail::LayoutAccess::erase(out, dim);
-    return out;
-  });
-}
-
-/// Inserts an axis of size 1 before axis `dim` (dim == rank appends). Its stride is PyTorch's:
-/// size * stride of the axis it precedes, 1 at the end (any value would do).
-constexpr Result<Layout> unsqueeze(const Layout& in, std::size_t dim) {
-  return detail::guard_allocations("unsqueeze", [&]() -> Result<Layout> {
-    if (dim > in.rank()) return ShapeError::axis_out_of_range("unsqueeze", dim, in.shape());
-    if (in.rank() >= max_rank) return ShapeError::rank_too_large("unsqueeze", in.rank() + 1);
-    std::ptrdiff_t stride = 1;
-    if (dim < in.rank() && in.shape()[dim] <= static_cast<std::size_t>(detail::max_index))
-      stride = detail::mul_or(static_cast<std::ptrdiff_t>(in.shape()[dim]), in.strides()[dim], 0);
-    Layout out = in;
-    detail::LayoutAccess::shape(out).insert(dim, 1);
-    detail::LayoutAccess::strides(out).insert(dim, stride);
-    return out;
-  });
-}
-
-/// The sub-layout at `index` along `dim`, without that axis (NumPy's integer index).
-constexpr Result<Layout> select(const Layout& in, std::size_t dim, std::size_t index) {
-  return detail::guard_allocations("select", [&]() -> Result<Layout> {
-    if (dim >= in.rank()) return ShapeError::axis_out_of_range("select", dim, in.shape());
-    if (index >= in.shape()[dim])
-      return ShapeError::index_out_of_range("select", dim, index, in.shape());
-    Layout out = in;
-    if (!in.empty()) {
-      const auto moved = detail::moved_offset(in.offset(), index, in.strides()[dim]);
-      if (!moved) return ShapeError::size_overflow("select", in.shape());
-      detail::LayoutAccess::offset(out) = *moved;
-    }
-    detail::LayoutAccess::erase(out, dim);
-    return out;
-  });
-}
-
-/// Merges axes first..last (inclusive) into one, as a zero-copy reshape (non_contiguous_reshape
-/// when the axes are not stride-compatible). A rank-0 layout flattens to shape [1].
-constexpr Result<Layout> flatten(const Layout& in, std::size_t first, std::size_t last) {
-  return detail::guard_allocations("flatten", [&]() -> Result<Layout> {
-    if (in.rank() == 0) {
-      if (first != 0) return ShapeError::axis_out_of_range("flatten", first, in.shape());
-      if (last != 0) return ShapeError::axis_out_of_range("flatten", last, in.shape());
-      Layout out = in;
-      detail::LayoutAccess::shape(out).push_back(1);
-      detail::LayoutAccess::strides(out).push_back(1);
-      return out;
-    }
-    if (first >= in.rank()) return ShapeError::axis_out_of_range("flatten", first, in.shape());
-    if (last >= in.rank()) return ShapeError::axis_out_of_range("flatten", last, in.shape());
+    if (first >= rank()) return ShapeError::axis_out_of_range("flatten", first, shape_);
+    if (last >= rank()) return ShapeError::axis_out_of_range("flatten", last, shape_);
     if (first > last)
       return ShapeError::invalid_argument("flatten", "the first axis must not come after the last");
     Shape shape;
-    for (std::size_t k = 0; k < first; ++k) shape.push_back(in.shape()[k]);
+    for (std::size_t k = 0; k < first; ++k) shape.push_back(shape_[k]);
     std::size_t merged = 1;  // may overflow when another axis is 0 (numel 0 fits regardless)
     for (std::size_t k = first; k <= last; ++k)
-      if (__builtin_mul_overflow(merged, in.shape()[k], &merged))
-        return ShapeError::size_overflow("flatten", in.shape());
+      if (__builtin_mul_overflow(merged, shape_[k], &merged))
+        return ShapeError::size_overflow("flatten", shape_);
     shape.push_back(merged);
-    for (std::size_t k = last + 1; k < in.rank(); ++k) shape.push_back(in.shape()[k]);
-    auto out = in.reshape_exact(shape);
-    if (!out) return out.error().in("flatten");
-    return out;
+    for (std::size_t k = last + 1; k < rank(); ++k) shape.push_back(shape_[k]);
+    auto reshaped = reshape_exact_in_place(shape);
+    if (!reshaped) return reshaped.error().in("flatten");
+    return {};
   });
 }
 
-/// Splits axis `dim` into axes of `sizes` (one of them may be `infer`); their product must be
-/// the axis size (element_count_mismatch). Always a view: splitting an axis needs no copy.
-constexpr Result<Layout> unflatten(const Layout& in, std::size_t dim, const Shape& sizes) {
-  return detail::guard_allocations("unflatten", [&]() -> Result<Layout> {
-    if (dim >= in.rank()) return ShapeError::axis_out_of_range("unflatten", dim, in.shape());
+constexpr Result<void> Layout::unflatten_in_place(std::size_t dim, const Shape& sizes) {
+  return detail::guard_allocations("unflatten", [&]() -> Result<void> {
+    if (dim >= rank()) return ShapeError::axis_out_of_range("unflatten", dim, shape_);
     if (sizes.empty()) return ShapeError::invalid_argument("unflatten", "sizes must not be empty");
-    if (in.rank() - 1 + sizes.size() > max_rank)
-      return ShapeError::rank_too_large("unflatten", in.rank() - 1 + sizes.size());
-    auto resolved = detail::resolve_infer(sizes, in.shape()[dim], "unflatten");
-    if (!resolved) return resolved.error();
+    if (rank() - 1 + sizes.size() > max_rank)
+      return ShapeError::rank_too_large("unflatten", rank() - 1 + sizes.size());
+    auto resolved = detail::resolve_infer(sizes, shape_[dim], "unflatten");
+    if (!resolved) return std::move(resolved).error();
     const auto n = detail::checked_numel(*resolved);
     if (!n) return ShapeError::size_overflow("unflatten", *resolved);
-    if (*n != in.shape()[dim])
-      return ShapeError::element_count_mismatch("unflatten", *resolved, in.shape()[dim]);
+    if (*n != shape_[dim])
+      return ShapeError::element_count_mismatch("unflatten", *resolved, shape_[dim]);
     Shape shape;
-    for (std::size_t k = 0; k < in.rank(); ++k) {
+    for (std::size_t k = 0; k < rank(); ++k) {
       if (k != dim) {
-        shape.push_back(in.shape()[k]);
+        shape.push_back(shape_[k]);
         continue;
       }
       for (std::size_t size : *resolved) shape.push_back(size);
     }
-    auto out = in.reshape_exact(shape);
-    if (!out) return out.error().in("unflatten");
-    return out;
+    auto reshaped = reshape_exact_in_place(shape);
+    if (!reshaped) return reshaped.error().in("unflatten");
+    return {};
   });
 }
 
-/// Moves axis `src` to position `dst`, keeping the order of the others.
-constexpr Result<Layout> movedim(const Layout& in, std::size_t src, std::size_t dst) {
-  return detail::guard_allocations("movedim", [&]() -> Result<Layout> {
-    if (src >= in.rank()) return ShapeError::axis_out_of_range("movedim", src, in.shape());
-    if (dst >= in.rank()) return ShapeError::axis_out_of_range("movedim", dst, in.shape());
-    Shape perm;
-    for (std::size_t k = 0; k < in.rank(); ++k)
-      if (k != src) perm.push_back(k);
-    perm.insert(dst, src);
-    return in.permute(perm);
-  });
+constexpr Result<void> Layout::movedim_in_place(std::size_t src, std::size_t dst) {
+  if (src >= rank()) return ShapeError::axis_out_of_range("movedim", src, shape_);
+  if (dst >= rank()) return ShapeError::axis_out_of_range("movedim", dst, shape_);
+  shape_.move_entry(src, dst);
+  strides_.move_entry(src, dst);
+  return {};
 }
 
-/// The diagonal of axes d0 and d1 (offset > 0: above the main diagonal, along d1; < 0: below),
-/// as a new last axis; d0 and d1 are removed (NumPy's and PyTorch's convention). An offset past
-/// the matrix gives an empty axis.
-constexpr Result<Layout> diagonal(const Layout& in, std::ptrdiff_t offset = 0, std::size_t d0 = 0,
-                                  std::size_t d1 = 1) {
-  return detail::guard_allocations("diagonal", [&]() -> Result<Layout> {
-    if (d0 >= in.rank()) return ShapeError::axis_out_of_range("diagonal", d0, in.shape());
-    if (d1 >= in.rank()) return ShapeError::axis_out_of_range("diagonal", d1, in.shape());
-    if (d0 == d1) return ShapeError::duplicate_axis("diagonal", d0, Shape{d0, d1});
-    const detail::view_int n0 = in.shape()[d0], n1 = in.shape()[d1], off = offset;
-    const detail::view_int row = off < 0 ? -off : 0, col = off > 0 ? off : 0;
-    const detail::view_int len = std::max<detail::view_int>(0, std::min(n0 - row, n1 - col));
-    using A = detail::LayoutAccess;
-    Layout out = in;
-    if (!in.empty() && len > 0) {
-      const auto down =
-          detail::moved_offset(in.offset(), static_cast<std::size_t>(row), in.strides()[d0]);
-      const auto moved =
-          down ? detail::moved_offset(*down, static_cast<std::size_t>(col), in.strides()[d1])
-               : std::nullopt;
-      if (!moved) return ShapeError::size_overflow("diagonal", in.shape());
-      A::offset(out) = *moved;
-    }
-    std::ptrdiff_t step = 0;  // exact when len >= 2: the layout reaches it
-    if (__builtin_add_overflow(in.strides()[d0], in.strides()[d1], &step)) step = 0;
-    A::erase(out, std::max(d0, d1));
-    A::erase(out, std::min(d0, d1));
-    A::shape(out).push_back(static_cast<std::size_t>(len));
-    A::strides(out).push_back(step);
-    return out;
-  });
+constexpr Result<void> Layout::diagonal_in_place(std::ptrdiff_t offset, std::size_t d0,
+                                                 std::size_t d1) {
+  if (d0 >= rank()) return ShapeError::axis_out_of_range("diagonal", d0, shape_);
+  if (d1 >= rank()) return ShapeError::axis_out_of_range("diagonal", d1, shape_);
+  if (d0 == d1) return ShapeError::duplicate_axis("diagonal", d0, Shape{d0, d1});
+  const detail::view_int n0 = shape_[d0], n1 = shape_[d1], off = offset;
+  const detail::view_int row = off < 0 ? -off : 0, col = off > 0 ? off : 0;
+  const detail::view_int len = std::max<detail::view_int>(0, std::min(n0 - row, n1 - col));
+  if (!empty() && len > 0) {
+    const auto down = detail::moved_offset(offset_, static_cast<std::size_t>(row), strides_[d0]);
+    const auto moved =
+        down ? detail::moved_offset(*down, static_cast<std::size_t>(col), strides_[d1])
+             : std::nullopt;
+    if (!moved) return ShapeError::size_overflow("diagonal", shape_);
+    offset_ = *moved;
+  }
+  std::ptrdiff_t step = 0;  // exact when len >= 2: the layout reaches it
+  if (__builtin_add_overflow(strides_[d0], strides_[d1], &step)) step = 0;
+  erase_axis(std::max(d0, d1));
+  erase_axis(std::min(d0, d1));
+  shape_.push_back(static_cast<std::size_t>(len));  // rank went down by one: cannot throw
+  strides_.push_back(step);
+  return {};
 }
 
-/// Pieces of `size` elements along `dim`, the last one shorter when `size` does not divide the
-/// axis (PyTorch's split). An axis of size 0 gives one empty piece; otherwise a zero size is
-/// invalid_argument.
-inline Result<std::vector<Layout>> split(const Layout& in, std::size_t dim, std::size_t size) {
+inline Result<std::vector<Layout>> Layout::split(std::size_t dim, std::size_t size) const {
   return detail::guard_allocations("split", [&]() -> Result<std::vector<Layout>> {
-    if (dim >= in.rank()) return ShapeError::axis_out_of_range("split", dim, in.shape());
-    const std::size_t total = in.shape()[dim];
+    if (dim >= rank()) return ShapeError::axis_out_of_range("split", dim, shape_);
+    const std::size_t total = shape_[dim];
     std::vector<Layout> out;
     if (total == 0) {
-      out.push_back(in);
+      out.push_back(*this);
       return out;
     }
     if (size == 0) return ShapeError::invalid_argument("split", "the piece size must not be zero");
     out.reserve(total / size + 1);
     for (std::size_t start = 0; start < total; start += std::min(size, total - start)) {
-      auto piece = in.narrow(dim, start, std::min(size, total - start));
-      if (!piece) return piece.error().in("split");
-      out.push_back(std::move(*piece));
+      out.push_back(*this);
+      auto narrowed = out.back().narrow_in_place(dim, start, std::min(size, total - start));
+      if (!narrowed) return narrowed.error().in("split");
     }
     return out;
   });
 }
 
-/// At most `n` pieces of equal size ceil(axis / n) along `dim`, the last one possibly shorter,
-/// so fewer than `n` when they run out (PyTorch's chunk). An axis of size 0 gives `n` empty
-/// pieces. n == 0 is invalid_argument.
-inline Result<std::vector<Layout>> chunk(const Layout& in, std::size_t dim, std::size_t n) {
+inline Result<std::vector<Layout>> Layout::chunk(std::size_t dim, std::size_t n) const {
   return detail::guard_allocations("chunk", [&]() -> Result<std::vector<Layout>> {
-    if (dim >= in.rank()) return ShapeError::axis_out_of_range("chunk", dim, in.shape());
+    if (dim >= rank()) return ShapeError::axis_out_of_range("chunk", dim, shape_);
     if (n == 0)
       return ShapeError::invalid_argument("chunk", "the number of chunks must not be zero");
-    const std::size_t total = in.shape()[dim];
-    if (total == 0) return std::vector<Layout>(n, in);
-    auto out = split(in, dim, total / n + (total % n != 0 ? 1 : 0));
+    const std::size_t total = shape_[dim];
+    if (total == 0) return std::vector<Layout>(n, *this);
+    auto out = split(dim, total / n + (total % n != 0 ? 1 : 0));
     if (!out) return out.error().in("chunk");
     return out;
   });
 }
 
-/// Every index of `dim` selected in turn: the axis's sub-layouts, in order.
-inline Result<std::vector<Layout>> unbind(const Layout& in, std::size_t dim) {
+inline Result<std::vector<Layout>> Layout::unbind(std::size_t dim) const {
   return detail::guard_allocations("unbind", [&]() -> Result<std::vector<Layout>> {
-    if (dim >= in.rank()) return ShapeError::axis_out_of_range("unbind", dim, in.shape());
+    if (dim >= rank()) return ShapeError::axis_out_of_range("unbind", dim, shape_);
     std::vector<Layout> out;
-    out.reserve(in.shape()[dim]);
-    for (std::size_t i = 0; i < in.shape()[dim]; ++i) {
-      auto piece = select(in, dim, i);
-      if (!piece) return piece.error().in("unbind");
-      out.push_back(std::move(*piece));
+    out.reserve(shape_[dim]);
+    for (std::size_t i = 0; i < shape_[dim]; ++i) {
+      out.push_back(*this);
+      auto selected = out.back().select_in_place(dim, i);
+      if (!selected) return selected.error().in("unbind");
     }
     return out;
   });
 }
-
-}  // namespace layout_ops
 
 }  // namespace strided

@@ -106,6 +106,12 @@ class Result {
   constexpr Result(T&& value) : storage_(detail::value_tag{}, std::move(value)), has_(true) {}
   constexpr Result(const E& error) : storage_(detail::error_tag{}, error), has_(false) {}
   constexpr Result(E&& error) : storage_(detail::error_tag{}, std::move(error)), has_(false) {}
+  /// Holds a T built from `args` in place (as std::expected): a value that is then changed in
+  /// place and returned is never moved, which is what keeps view operations cheap.
+  template <class... Args>
+  requires std::constructible_from<T, Args...>
+  constexpr explicit Result(std::in_place_t, Args&&... args)
+      : storage_(detail::value_tag{}, std::forward<Args>(args)...), has_(true) {}
 
   constexpr Result(const Result& other)
       : storage_(other.has_ ? Storage(detail::value_tag{}, other.storage_.value)
@@ -255,8 +261,8 @@ class Result {
 
  private:
   union Storage {
-    constexpr Storage(detail::value_tag, const T& v) : value(v) {}
-    constexpr Storage(detail::value_tag, T&& v) : value(std::move(v)) {}
+    template <class... Args>
+    constexpr Storage(detail::value_tag, Args&&... args) : value(std::forward<Args>(args)...) {}
     constexpr Storage(detail::error_tag, const E& e) : error(e) {}
     constexpr Storage(detail::error_tag, E&& e) : error(std::move(e)) {}
     constexpr ~Storage() {}
@@ -286,7 +292,7 @@ class Result<void, E> {
   ///@{
 
   /// Success (or, for the overloads taking an E, that error).
-  constexpr Result() noexcept = default;
+  constexpr Result() noexcept {}  // not "= default": {} would zero the whole optional error
   constexpr Result(const E& error) : error_(error) {}
   constexpr Result(E&& error) : error_(std::move(error)) {}
   /// Whether the operation succeeded (also `explicit operator bool`).
@@ -301,6 +307,10 @@ class Result<void, E> {
   constexpr const E& error() const& {
     if (!error_) detail::fail_error_access();
     return *error_;
+  }
+  constexpr E&& error() && {
+    if (!error_) detail::fail_error_access();
+    return std::move(*error_);
   }
   ///@}
 

@@ -65,7 +65,13 @@ class SmallVector {
   }
   constexpr SmallVector(SmallVector&& other) noexcept { steal(other); }
   constexpr SmallVector& operator=(const SmallVector& other) {
-    if (this != &other) assign(other.data(), other.size_);
+    if (this == &other) return *this;
+    if (heap_ == nullptr && other.heap_ == nullptr) {
+      copy_inline(other);  // fixed-size, as the copy constructor: no call to memmove
+      size_ = other.size_;
+    } else {
+      assign(other.data(), other.size_);
+    }
     return *this;
   }
   constexpr SmallVector& operator=(SmallVector&& other) noexcept {
@@ -98,17 +104,32 @@ class SmallVector {
     for (std::size_t i = size_; i < count; ++i) data()[i] = I{};
     size_ = count;
   }
+  /// Makes room for `count` entries, so that growing to that size cannot throw.
+  constexpr void reserve(std::size_t count) {
+    if (count > capacity()) grow(count);
+  }
   constexpr void push_back(I value) {
     if (size_ == capacity()) grow(size_ * 2);
     data()[size_++] = value;
   }
+  // insert, erase and move shift entries one at a time: std::copy and std::rotate call memmove,
+  // which costs more than the few entries a shape holds.
   constexpr void insert(std::size_t pos, I value) {
     push_back(value);
-    std::rotate(begin() + pos, end() - 1, end());
+    move_entry(size_ - 1, pos);
   }
   constexpr void erase(std::size_t pos) {
-    std::copy(begin() + pos + 1, end(), begin() + pos);
+    I* d = data();
+    for (std::size_t k = pos; k + 1 < size_; ++k) d[k] = d[k + 1];
     --size_;
+  }
+  /// Moves entry `from` to position `to`, the entries between shifting by one to make room.
+  constexpr void move_entry(std::size_t from, std::size_t to) {
+    I* d = data();
+    const I moved = d[from];
+    for (std::size_t k = from; k > to; --k) d[k] = d[k - 1];
+    for (std::size_t k = from; k < to; ++k) d[k] = d[k + 1];
+    d[to] = moved;
   }
   constexpr void clear() noexcept { size_ = 0; }
 

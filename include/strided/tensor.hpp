@@ -250,7 +250,7 @@ class Tensor {
 
   /// Swaps axes d0 and d1.
   Result<Tensor> transpose(std::size_t d0, std::size_t d1) const {
-    return make_view(layout_.transpose(d0, d1));
+    return view_with("transpose", [&](Layout& l) { return l.transpose_in_place(d0, d1); });
   }
   /// Transpose of a rank-2 tensor; rank_mismatch otherwise.
   Result<Tensor> transpose_2d() const {
@@ -258,14 +258,16 @@ class Tensor {
     return transpose(0, 1);
   }
   /// Output axis k is input axis perm[k].
-  Result<Tensor> permute(const Shape& perm) const { return make_view(layout_.permute(perm)); }
+  Result<Tensor> permute(const Shape& perm) const {
+    return view_with("permute", [&](Layout& l) { return l.permute_in_place(perm); });
+  }
   /// Keeps [start, start + length) of axis `dim`.
   Result<Tensor> narrow(std::size_t dim, std::size_t start, std::size_t length) const {
-    return make_view(layout_.narrow(dim, start, length));
+    return view_with("narrow", [&](Layout& l) { return l.narrow_in_place(dim, start, length); });
   }
   /// A zero-copy view under `shape`, or non_contiguous_reshape when none exists.
   Result<Tensor> reshape(const Shape& new_shape) const {
-    return make_view(layout_.reshape(new_shape));
+    return view_with("reshape", [&](Layout& l) { return l.reshape_in_place(new_shape); });
   }
   /// Not provided: PyTorch's `view(shape)` is `reshape(shape)` here. Calling it stops the build
   /// with that advice (the default argument makes `t.view({6})` reach the assertion).
@@ -277,7 +279,7 @@ class Tensor {
   }
   /// NumPy broadcasting to `target` (stride 0 on stretched and new axes).
   Result<Tensor> broadcast_to(const Shape& target) const {
-    return make_view(layout_.broadcast_to(target));
+    return view_with("broadcast_to", [&](Layout& l) { return l.broadcast_to_in_place(target); });
   }
   /// Both tensors broadcast to their common shape.
   Result<std::pair<Tensor, Tensor>> broadcast_with(const Tensor& other) const {
@@ -293,57 +295,61 @@ class Tensor {
   /// invalid_argument.
   Result<Tensor> slice(std::size_t dim, std::ptrdiff_t start, std::ptrdiff_t stop = strided::end,
                        std::ptrdiff_t step = 1) const {
-    return make_view(layout_ops::slice(layout_, dim, start, stop, step));
+    return view_with("slice", [&](Layout& l) { return l.slice_in_place(dim, start, stop, step); });
   }
   /// Reverses axis `dim` (a negative stride; no copy).
-  Result<Tensor> flip(std::size_t dim) const { return make_view(layout_ops::flip(layout_, dim)); }
+  Result<Tensor> flip(std::size_t dim) const {
+    return view_with("flip", [&](Layout& l) { return l.flip_in_place(dim); });
+  }
   /// Reverses each axis in `dims`.
   Result<Tensor> flip(const Shape& dims) const {
-    return make_view(layout_ops::flip(layout_, dims));
+    return view_with("flip", [&](Layout& l) { return l.flip_in_place(dims); });
   }
   /// Removes every axis of size 1.
-  Result<Tensor> squeeze() const { return make_view(layout_ops::squeeze(layout_)); }
+  Result<Tensor> squeeze() const {
+    return view_with("squeeze", [](Layout& l) { return l.squeeze_in_place(); });
+  }
   /// Removes axis `dim`; invalid_argument unless its size is 1.
   Result<Tensor> squeeze(std::size_t dim) const {
-    return make_view(layout_ops::squeeze(layout_, dim));
+    return view_with("squeeze", [&](Layout& l) { return l.squeeze_in_place(dim); });
   }
   /// Inserts an axis of size 1 at position `dim` (0 <= dim <= rank).
   Result<Tensor> unsqueeze(std::size_t dim) const {
-    return make_view(layout_ops::unsqueeze(layout_, dim));
+    return view_with("unsqueeze", [&](Layout& l) { return l.unsqueeze_in_place(dim); });
   }
   /// The sub-tensor at `index` along `dim`, without that axis.
   Result<Tensor> select(std::size_t dim, std::size_t index) const {
-    return make_view(layout_ops::select(layout_, dim, index));
+    return view_with("select", [&](Layout& l) { return l.select_in_place(dim, index); });
   }
   /// Merges axes first..last (inclusive) into one; non_contiguous_reshape when no view exists.
   Result<Tensor> flatten(std::size_t first, std::size_t last) const {
-    return make_view(layout_ops::flatten(layout_, first, last));
+    return view_with("flatten", [&](Layout& l) { return l.flatten_in_place(first, last); });
   }
   /// All axes merged into one (a rank-0 tensor gives shape [1]).
   Result<Tensor> flatten() const { return flatten(0, rank() == 0 ? 0 : rank() - 1); }
   /// Splits axis `dim` into `sizes` (one may be `strided::infer`).
   Result<Tensor> unflatten(std::size_t dim, const Shape& sizes) const {
-    return make_view(layout_ops::unflatten(layout_, dim, sizes));
+    return view_with("unflatten", [&](Layout& l) { return l.unflatten_in_place(dim, sizes); });
   }
   /// Moves axis `src` to position `dst`.
   Result<Tensor> movedim(std::size_t src, std::size_t dst) const {
-    return make_view(layout_ops::movedim(layout_, src, dst));
+    return view_with("movedim", [&](Layout& l) { return l.movedim_in_place(src, dst); });
   }
   /// The diagonal of axes d0, d1 (shifted by `offset`) as a new last axis.
   Result<Tensor> diagonal(std::ptrdiff_t offset = 0, std::size_t d0 = 0, std::size_t d1 = 1) const {
-    return make_view(layout_ops::diagonal(layout_, offset, d0, d1));
+    return view_with("diagonal", [&](Layout& l) { return l.diagonal_in_place(offset, d0, d1); });
   }
   /// Pieces of `size` along `dim` (the last may be shorter).
   Result<std::vector<Tensor>> split(std::size_t dim, std::size_t size) const {
-    return views("split", layout_ops::split(layout_, dim, size));
+    return views("split", layout_.split(dim, size));
   }
   /// At most `n` equal pieces along `dim` (PyTorch's chunk).
   Result<std::vector<Tensor>> chunk(std::size_t dim, std::size_t n) const {
-    return views("chunk", layout_ops::chunk(layout_, dim, n));
+    return views("chunk", layout_.chunk(dim, n));
   }
   /// Every index of `dim` selected in turn.
   Result<std::vector<Tensor>> unbind(std::size_t dim) const {
-    return views("unbind", layout_ops::unbind(layout_, dim));
+    return views("unbind", layout_.unbind(dim));
   }
   /// Any layout over this tensor's buffer (offset counted from the buffer start, like offset()).
   /// Checked: overflow is size_overflow, reaching outside the buffer storage_out_of_bounds.
@@ -436,9 +442,15 @@ class Tensor {
   Tensor(std::shared_ptr<const T> data, std::size_t len, Layout layout) noexcept
       : data_(std::move(data)), len_(len), layout_(std::move(layout)) {}
 
-  Result<Tensor> make_view(Result<Layout> layout) const {
-    if (!layout) return std::move(layout).error();
-    return Tensor(data_, len_, std::move(*layout));
+  /// A view whose layout is this one changed by `change` (a Layout::*_in_place member), built in
+  /// the returned Result: moving a layout just written costs more than the view op itself.
+  template <class Change>
+  Result<Tensor> view_with(const char* op, Change&& change) const {
+    return detail::guard_allocations(op, [&]() -> Result<Tensor> {
+      Result<Tensor> out(std::in_place, *this);
+      if (auto changed = change(out->layout_); !changed) out = std::move(changed).error();
+      return out;
+    });
   }
 
   Result<std::vector<Tensor>> views(const char* op, Result<std::vector<Layout>> layouts) const {
