@@ -1,5 +1,7 @@
 #include <strided/result.hpp>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "catch_shim.hpp"
 
@@ -96,6 +98,23 @@ TEST_CASE("value() on an error throws BadResultAccess carrying the message") {
                     strided::BadResultAccess<ShapeError>);
 }
 #endif
+
+TEST_CASE("Result builds its value in place and Result<void> gives its error up") {
+  const Result<std::string> built(std::in_place, 3, 'x');  // std::string(3, 'x')
+  REQUIRE(built.value() == "xxx");
+  STATIC_REQUIRE(Result<std::pair<int, int>>(std::in_place, 2, 5).value().second == 5);
+  STATIC_REQUIRE(!std::is_convertible_v<int, Result<std::string>>);  // no implicit in-place
+  // A value changed where it lives, then the whole Result replaced by an error.
+  Result<std::string> changed(std::in_place, "ab");
+  changed->push_back('c');
+  REQUIRE(*changed == "abc");
+  Result<void> failed(ShapeError::invalid_argument("op", "why"));
+  changed = std::move(failed).error();
+  REQUIRE_FALSE(changed.has_value());
+  REQUIRE(changed.error().message() == "op: why");
+  Result<void> fine;
+  REQUIRE_THROWS_AS(std::move(fine).error(), strided::BadResultAccess<ShapeError>);
+}
 
 TEST_CASE("Result is usable in constant expressions") {
   STATIC_REQUIRE(constexpr_half(8).value() == 4);
