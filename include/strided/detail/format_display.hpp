@@ -13,25 +13,12 @@
 #include <vector>
 
 #include "strided/detail/format_number.hpp"
+#include "strided/detail/walk.hpp"
 #include "strided/layout.hpp"
+#include "strided/print_options.hpp"
 #include "strided/shape.hpp"
 
 namespace strided {
-
-/// Display options: PyTorch's torch.set_printoptions, passed explicitly (there is no global
-/// state). Defaults are PyTorch's.
-struct PrintOptions {
-  /// Decimals of floating-point values (negative counts as 0).
-  int precision = 4;
-  /// Summarise when numel() > threshold (SIZE_MAX: never).
-  std::size_t threshold = 1000;
-  /// Items shown at each end of a summarised axis.
-  std::size_t edgeitems = 3;
-  /// Characters per line before a row wraps.
-  std::size_t linewidth = 80;
-  /// Force (true) or forbid (false) scientific notation; nullopt lets the values decide.
-  std::optional<bool> sci_mode = std::nullopt;
-};
 
 namespace detail {
 
@@ -186,19 +173,17 @@ inline std::vector<ShownAxis> shown_axes(const Layout& layout, const PrintOption
 /// Storage indices of the shown elements, in row-major order of the shown grid.
 inline std::vector<std::size_t> shown_storage_indices(const Layout& layout,
                                                       std::span<const ShownAxis> axes) {
+  Shape grid(axes.size(), 0), index(axes.size(), 0);
   std::size_t total = 1;
-  for (const ShownAxis& a : axes) total *= a.count();
+  for (std::size_t k = 0; k < axes.size(); ++k) total *= grid[k] = axes[k].count();
   std::vector<std::size_t> out;
+  if (total == 0) return out;
   out.reserve(total);
-  Shape j(axes.size(), 0), index(axes.size(), 0);
-  for (std::size_t n = 0; n < total; ++n) {
-    for (std::size_t k = 0; k < axes.size(); ++k) index[k] = axes[k].index(j[k]);
+  StridedWalk<0> walk(grid.span(), {}, {});
+  do {
+    for (std::size_t k = 0; k < axes.size(); ++k) index[k] = axes[k].index(walk.index()[k]);
     out.push_back(layout.storage_index(index.span()));
-    for (std::size_t k = axes.size(); k-- > 0;) {  // odometer over the shown grid
-      if (++j[k] < axes[k].count()) break;
-      j[k] = 0;
-    }
-  }
+  } while (walk.next());
   return out;
 }
 
