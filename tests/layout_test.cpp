@@ -22,6 +22,10 @@ void require_error(const R& r, ShapeErrorKind kind, const std::string& message) 
   REQUIRE_FALSE(r.has_value());
   CHECK(r.error().kind() == kind);
   CHECK(r.error().message() == message);
+  // description() is the same line without "op: ".
+  const std::string prefix = std::string(r.error().op()) + ": ";
+  REQUIRE(message.rfind(prefix, 0) == 0);
+  CHECK(r.error().description() == message.substr(prefix.size()));
 }
 }  // namespace
 

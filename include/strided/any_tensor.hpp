@@ -18,6 +18,7 @@
 #include <variant>
 #include <vector>
 
+#include "strided/detail/allocation_guard.hpp"
 #include "strided/dtype.hpp"
 #include "strided/layout.hpp"
 #include "strided/result.hpp"

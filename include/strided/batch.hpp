@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "strided/detail/allocation_guard.hpp"
 #include "strided/detail/batch.hpp"
 #include "strided/element.hpp"
 #include "strided/error.hpp"

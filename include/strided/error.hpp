@@ -1,5 +1,5 @@
-// Typed errors: ShapeError (layout and construction) and DataError (batching), each with a kind
-// that converts to std::error_code.
+// ShapeError, the error of layout and construction, with its kinds and std::error_code category
+// "strided.shape". (DataError, the batch errors, is in strided/data_error.hpp, included at the end.)
 #pragma once
 
 // clang-format off
@@ -35,13 +35,6 @@ enum class ShapeErrorKind : int {
   allocation_failed,           ///< the element buffer could not be allocated
 };
 
-/// What went wrong while assembling a batch.
-enum class DataErrorKind : int {
-  empty_batch = 1,        ///< no samples
-  sample_shape_mismatch,  ///< a sample's shape differs from the first sample's
-  shape,                  ///< a ShapeError stopped the batch (see DataError::shape_error)
-};
-
 /// The lower-case name of a kind, e.g. "axis_out_of_range".
 constexpr const char* to_string(ShapeErrorKind kind) noexcept {
   switch (kind) {
@@ -69,19 +62,6 @@ constexpr const char* to_string(ShapeErrorKind kind) noexcept {
       return "storage_out_of_bounds";
     case ShapeErrorKind::allocation_failed:
       return "allocation_failed";
-  }
-  return "unknown";
-}
-
-/// The lower-case name of a kind, e.g. "empty_batch".
-constexpr const char* to_string(DataErrorKind kind) noexcept {
-  switch (kind) {
-    case DataErrorKind::empty_batch:
-      return "empty_batch";
-    case DataErrorKind::sample_shape_mismatch:
-      return "sample_shape_mismatch";
-    case DataErrorKind::shape:
-      return "shape";
   }
   return "unknown";
 }
@@ -291,8 +271,10 @@ class ShapeError {
 
   /// The kind as a std::error_code in the "strided.shape" category.
   std::error_code code() const noexcept;
-  /// One lower-case line naming the operation and the values.
+  /// One lower-case line naming the operation and the values: `op: ` + description().
   std::string message() const;
+  /// The message without its `op: ` prefix, for a caller that names the operation itself.
+  std::string description() const;
 
  private:
   ShapeErrorKind kind_;
@@ -305,59 +287,6 @@ class ShapeError {
   bool axis_context_ = false;  // invalid_argument: axis_ and lhs_ are set
   Shape lhs_;
   Shape rhs_;
-};
-
-/// The error of batch assembly (stack_samples, concat_batches, stack, concat).
-class DataError {
- public:
-  /// @name Named constructors, one per kind
-  ///@{
-
-  /// Each builds an error of the kind of the same name, raised by `op`.
-  static DataError empty_batch(const char* op) { return DataError(DataErrorKind::empty_batch, op); }
-  static DataError sample_shape_mismatch(const char* op, std::size_t index, Shape expected,
-                                         Shape actual) {
-    DataError e(DataErrorKind::sample_shape_mismatch, op);
-    e.index_ = index;
-    e.expected_ = std::move(expected);
-    e.actual_ = std::move(actual);
-    return e;
-  }
-  static DataError shape(ShapeError error) {
-    DataError e(DataErrorKind::shape, error.op());
-    e.shape_error_ = std::move(error);
-    return e;
-  }
-
-  ///@}
-
-  /// What went wrong.
-  DataErrorKind kind() const noexcept { return kind_; }
-  /// The batch operation that failed, e.g. "stack_samples".
-  const char* op() const noexcept { return op_; }
-  /// The position of the offending sample.
-  std::size_t index() const noexcept { return index_; }
-  /// The shape every sample should have (the first sample's).
-  const Shape& expected() const noexcept { return expected_; }
-  /// The offending sample's shape.
-  const Shape& actual() const noexcept { return actual_; }
-  /// The wrapped error when kind() == DataErrorKind::shape.
-  const ShapeError& shape_error() const noexcept { return shape_error_; }
-
-  /// The kind as a std::error_code in the "strided.data" category.
-  std::error_code code() const noexcept;
-  /// One lower-case line naming the operation and the values.
-  std::string message() const;
-
- private:
-  DataError(DataErrorKind kind, const char* op) : kind_(kind), op_(op) {}
-
-  DataErrorKind kind_;
-  const char* op_;
-  std::size_t index_ = 0;
-  Shape expected_;
-  Shape actual_;
-  ShapeError shape_error_{ShapeErrorKind::invalid_argument, ""};
 };
 
 namespace detail {
@@ -381,27 +310,21 @@ inline const std::error_category& shape_category() noexcept {
   return category;
 }
 
-/// The category of DataErrorKind codes, named "strided.data".
-inline const std::error_category& data_category() noexcept {
-  static const detail::KindCategory<DataErrorKind> category("strided.data");
-  return category;
-}
-
 /// Lets ShapeErrorKind convert to std::error_code.
 inline std::error_code make_error_code(ShapeErrorKind kind) noexcept {
   return {static_cast<int>(kind), shape_category()};
 }
 
-/// Lets DataErrorKind convert to std::error_code.
-inline std::error_code make_error_code(DataErrorKind kind) noexcept {
-  return {static_cast<int>(kind), data_category()};
-}
-
 inline std::error_code ShapeError::code() const noexcept { return make_error_code(kind_); }
-inline std::error_code DataError::code() const noexcept { return make_error_code(kind_); }
 
 [[gnu::cold]] inline std::string ShapeError::message() const {
   detail::MessageText m(op_);
+  m << description();
+  return std::move(m).take();
+}
+
+[[gnu::cold]] inline std::string ShapeError::description() const {
+  detail::MessageText m;
   const std::size_t axis_size = axis_ < lhs_.size() ? lhs_[axis_] : 0;
   switch (kind_) {
     case ShapeErrorKind::element_count_mismatch:
@@ -485,24 +408,9 @@ inline std::error_code DataError::code() const noexcept { return make_error_code
   return std::move(m).take();
 }
 
-[[gnu::cold]] inline std::string DataError::message() const {
-  if (kind_ == DataErrorKind::shape) return shape_error_.message();
-  detail::MessageText m(op_);
-  if (kind_ == DataErrorKind::empty_batch) {
-    m << "no samples to batch";
-  } else if (kind_ == DataErrorKind::sample_shape_mismatch) {
-    m << "sample " << index_ << " has shape ";
-    m.dims(actual_.span()) << ", expected ";
-    m.dims(expected_.span());
-  } else {
-    m << "unknown error";
-  }
-  return std::move(m).take();
-}
-
 }  // namespace strided
 
 template <>
 struct std::is_error_code_enum<strided::ShapeErrorKind> : std::true_type {};
-template <>
-struct std::is_error_code_enum<strided::DataErrorKind> : std::true_type {};
+
+#include "strided/data_error.hpp"  // DataError, the batch errors (kept reachable from here)

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "strided/detail/allocation_guard.hpp"
 #include "strided/detail/layout_math.hpp"
 #include "strided/error.hpp"
 #include "strided/result.hpp"

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "strided/detail/allocation_guard.hpp"
 #include "strided/error.hpp"
 #include "strided/layout.hpp"
 #include "strided/result.hpp"

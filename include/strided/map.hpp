@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "strided/detail/allocation_guard.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/parallel/pool.hpp"
 #include "strided/detail/zip.hpp"

@@ -13,7 +13,6 @@
 #include <exception>
 #include <functional>
 #include <memory>
-#include <new>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -355,35 +354,6 @@ class Result<void, E> {
  private:
   std::optional<E> error_;
 };
-
-namespace detail {
-
-/// Runs `body` (returning a Result) and turns a std::bad_alloc it throws into the error
-/// `on_bad_alloc()`. Result functions never throw (design §3), yet a shape of more than 6
-/// axes, the vector of split/chunk/unbind and the context of an error live on the heap: every
-/// public Result function that can touch such memory runs its body through this, the one place
-/// where the exception becomes an error. Without exceptions, operator new itself terminates.
-template <class F, class G>
-constexpr auto guard_allocations(F&& body, G&& on_bad_alloc) -> decltype(body()) {
-#if defined(__cpp_exceptions)
-  try {
-    return std::forward<F>(body)();
-  } catch (const std::bad_alloc&) {
-    return std::forward<G>(on_bad_alloc)();
-  }
-#else
-  (void)on_bad_alloc;
-  return std::forward<F>(body)();
-#endif
-}
-
-/// guard_allocations for a Result whose error is ShapeError: allocation_failed in `op`.
-template <class F>
-constexpr auto guard_allocations(const char* op, F&& body) -> decltype(body()) {
-  return guard_allocations(std::forward<F>(body), [op] { return ShapeError::out_of_memory(op); });
-}
-
-}  // namespace detail
 
 #if defined(__cpp_lib_expected) && __cpp_lib_expected >= 202202L
 /// Converts to std::expected (C++23).

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "strided/detail/allocation_guard.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/cast.hpp"
 #include "strided/detail/copy/copy.hpp"
@@ -537,42 +538,4 @@ bool allclose(const Tensor<T>& a, const Tensor<T>& b, double rtol = 1e-5, double
 
 }  // namespace strided
 
-// ----- text: Display / Debug (engine in strided/detail/format.hpp; fmt and std::format in
-// strided/format.hpp). Placed after the class so that the engine never sees Tensor.
-#include <ostream>
-#include <string>
-#include <string_view>
-
-#include "strided/detail/format.hpp"
-#include "strided/detail/format_element_text.hpp"
-
-namespace strided {
-
-/// PyTorch's str(t) under `options` (no global state), without the `, dtype=...` suffix.
-template <detail::Printable T>
-std::string display(const Tensor<T>& t, const PrintOptions& options) {
-  return detail::format_display(t.storage().get(), t.layout(), options);
-}
-
-/// PyTorch's str(t) without the dtype: `tensor([[1, 2], [3, 4]])`, `tensor(3)`,
-/// `tensor([], shape=[2, 0])`.
-template <detail::Printable T>
-std::string to_string(const Tensor<T>& t) {
-  return display(t, PrintOptions{});
-}
-
-/// `Tensor { shape: [2, 3], strides: [3, 1], offset: 0, storage_len: 6, data: [1, 2, ...] }`,
-/// each list cut after 16 entries; `pretty`: one field per line.
-template <detail::Printable T>
-std::string to_debug_string(const Tensor<T>& t, bool pretty = false) {
-  return detail::format_debug(t.storage().get(), t.storage_len(), t.layout(), pretty);
-}
-
-/// Writes to_string(t). The stream's flags, precision and fill are neither read nor changed
-/// (a width set with std::setw pads the whole text, as for any string).
-template <detail::Printable T>
-std::ostream& operator<<(std::ostream& os, const Tensor<T>& t) {
-  return os << std::string_view(to_string(t));
-}
-
-}  // namespace strided
+#include "strided/print.hpp"  // Display and Debug of a Tensor: to_string, operator<<, ...

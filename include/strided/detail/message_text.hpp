@@ -18,6 +18,8 @@ namespace strided::detail {
 
 class MessageText {
  public:
+  /// Starts empty (a description, which its caller prefixes).
+  MessageText() = default;
   /// Starts "op: ".
   [[gnu::noinline]] explicit MessageText(std::string_view op) {
     text_ += op;

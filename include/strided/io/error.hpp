@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "strided/detail/allocation_guard.hpp"
 #include "strided/error.hpp"
 #include "strided/result.hpp"
 
@@ -101,8 +102,7 @@ class IoError {
   /// operation when that is `op`, so that no message names it twice).
   static IoError from_shape(ShapeError error, std::string op, std::string source) {
     // The message names the operation once: "op: source: what", not "op: source: op: what".
-    std::string what = error.message();
-    if (op == error.op()) what.erase(0, op.size() + 2);
+    std::string what = op == error.op() ? error.description() : error.message();
     IoError e(IoErrorKind::shape, std::move(op), std::move(source), std::move(what));
     e.shape_error_ = std::move(error);
     return e;

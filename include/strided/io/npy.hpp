@@ -2,7 +2,7 @@
 // and 3.0, little-endian, every built-in element type NumPy has (bf16 has no NumPy dtype).
 // Fortran-order files load as a zero-copy transposed view. Needs only the standard library.
 //
-//   parse_npy_header(bytes)         the header alone (declared in detail/io/npy_header.hpp)
+//   parse_npy_header(bytes)         the header alone (strided/io/npy_header.hpp)
 //   load_npy<T>(path)               whole file read into one aligned buffer, tensor aliases it
 //   load_npy_bytes<T>(bytes)        copies the data out of caller-owned bytes
 //   save_npy(path, t [, options])   writes row-major data, version 1.0 unless asked otherwise
@@ -27,10 +27,10 @@
 #include "strided/any_tensor.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/io/file.hpp"
-#include "strided/detail/io/npy_header.hpp"
 #include "strided/dtype.hpp"
 #include "strided/element.hpp"
 #include "strided/io/error.hpp"
+#include "strided/io/npy_header.hpp"
 #include "strided/layout.hpp"
 #include "strided/result.hpp"
 #include "strided/tensor.hpp"
