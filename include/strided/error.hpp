@@ -1,5 +1,6 @@
 // ShapeError, the error of layout and construction, with its kinds and std::error_code category
-// "strided.shape". (DataError, the batch errors, is in strided/data_error.hpp, included at the end.)
+// "strided.shape". (DataError, the batch errors, is in strided/data_error.hpp, included at the
+// end.)
 #pragma once
 
 // clang-format off
