@@ -331,4 +331,15 @@ TEST_CASE("in-place view ops: the copying ops' results, and no change on an erro
   CHECK_IN_PLACE(deepest, unsqueeze, 0);
   CHECK_IN_PLACE(Layout(), flatten, 0, 0);
   CHECK_IN_PLACE(Layout(), flatten, 0, 1);
+  // An argument that is the layout's own shape, read while the layout changes.
+  Layout own = contiguous({1, 2, 0});  // its shape is also a permutation
+  const Layout permuted = own.permute({1, 2, 0}).value();
+  REQUIRE(own.permute_in_place(own.shape()).has_value());
+  CHECK(same(own, permuted));
+  Layout grown = contiguous({2, 1});
+  REQUIRE(grown.broadcast_to_in_place(grown.shape()).has_value());
+  CHECK(same(grown, contiguous({2, 1}).broadcast_to({2, 1}).value()));
+  Layout regrouped = contiguous({2, 3});
+  REQUIRE(regrouped.reshape_in_place(regrouped.shape()).has_value());
+  CHECK(same(regrouped, contiguous({2, 3})));
 }

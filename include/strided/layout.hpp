@@ -287,6 +287,7 @@ class Layout {
 
   constexpr Result<void> permute_in_place(const Shape& perm) {
     return detail::guard_allocations("permute", [&]() -> Result<void> {
+      if (&perm == &shape_) return permute_in_place(Shape(perm));  // the loop below rewrites it
       if (perm.size() != rank()) return ShapeError::rank_mismatch("permute", rank(), perm.size());
       std::uint64_t seen = 0;  // rank <= 64: one bit per axis
       for (std::size_t axis : perm) {
