@@ -603,6 +603,13 @@ TEST_CASE("docs/views.md examples") {
   CHECK(t.unflatten(1, {2, infer}).value().shape() == Shape{3, 2, 2});
   CHECK(t.chunk(1, 3).value().size() == 2);  // ceil(4 / 3) = 2 columns each: 2 pieces
 
+  // On a Layout, each op also has an in-place form, which leaves it unchanged on an error.
+  strided::Layout l = t.layout();
+  CHECK(l.transpose_in_place(0, 1).has_value());
+  CHECK(l.shape() == Shape{4, 3});
+  CHECK(!l.narrow_in_place(0, 3, 2).has_value());  // rows [3, 5) of 4
+  CHECK(l.shape() == Shape{4, 3});
+
   // A sliding window of length 3 over 6 elements, checked against the buffer.
   const Tensor<int> v = iota({6});
   const Tensor<int> windows = v.as_strided({4, 3}, {1, 1}, 0).value();
