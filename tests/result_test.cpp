@@ -100,7 +100,7 @@ TEST_CASE("value() on an error throws BadResultAccess carrying the message") {
 #endif
 
 TEST_CASE("Result builds its value in place and Result<void> gives its error up") {
-  const Result<std::string> built(std::in_place, 3, 'x');  // std::string(3, 'x')
+  const Result<std::string> built(std::in_place, std::size_t{3}, 'x');  // std::string(3, 'x')
   REQUIRE(built.value() == "xxx");
   STATIC_REQUIRE(Result<std::pair<int, int>>(std::in_place, 2, 5).value().second == 5);
   STATIC_REQUIRE(!std::is_convertible_v<int, Result<std::string>>);  // no implicit in-place
