@@ -65,6 +65,23 @@ constexpr Result<Shape> resolve_infer(const Shape& shape, std::size_t numel, con
 /// the first element in the step's direction (0, or the last index for a negative step).
 inline constexpr std::ptrdiff_t end = std::numeric_limits<std::ptrdiff_t>::min();
 
+namespace detail {
+
+/// `source` copied straight into the Result that is returned and changed there by
+/// change(layout_of(copy)), a Layout::*_in_place member whose error replaces the copy. Moving the
+/// copy after the change would reload what was just stored, which cost more than the view op.
+template <class T, class LayoutOf, class Change>
+constexpr Result<T> changed_copy(const char* op, const T& source, LayoutOf&& layout_of,
+                                 Change&& change) {
+  return guard_allocations(op, [&]() -> Result<T> {
+    Result<T> out(std::in_place, source);
+    if (auto changed = change(layout_of(*out)); !changed) out = std::move(changed).error();
+    return out;
+  });
+}
+
+}  // namespace detail
+
 /// Where each element of an n-dimensional array lives in a flat buffer: element `i` is at
 /// `offset + sum(i[k] * strides[k])`. Strides count elements and are signed (0 = broadcast).
 ///
@@ -164,17 +181,12 @@ class Layout {
   }
 
  private:
-  /// A copy of this layout changed by `change` (one of the *_in_place members), built where the
-  /// caller's result lives: moving it after the change would reload what was just stored.
-  /// (Defined before its callers: clang 14 cannot evaluate a constexpr member template defined
-  /// further down the class.)
+  /// A copy of this layout changed by `change` (one of the *_in_place members). (Defined before
+  /// its callers: clang 14 cannot evaluate a constexpr member template defined further down.)
   template <class Change>
   constexpr Result<Layout> derived(const char* op, Change&& change) const {
-    return detail::guard_allocations(op, [&]() -> Result<Layout> {
-      Result<Layout> out(std::in_place, *this);
-      if (auto changed = change(*out); !changed) out = std::move(changed).error();
-      return out;
-    });
+    return detail::changed_copy(
+        op, *this, [](Layout& l) -> Layout& { return l; }, std::forward<Change>(change));
   }
 
  public:

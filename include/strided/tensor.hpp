@@ -443,15 +443,11 @@ class Tensor {
   Tensor(std::shared_ptr<const T> data, std::size_t len, Layout layout) noexcept
       : data_(std::move(data)), len_(len), layout_(std::move(layout)) {}
 
-  /// A view whose layout is this one changed by `change` (a Layout::*_in_place member), built in
-  /// the returned Result: moving a layout just written costs more than the view op itself.
+  /// A view whose layout is this one changed by `change` (a Layout::*_in_place member).
   template <class Change>
   Result<Tensor> view_with(const char* op, Change&& change) const {
-    return detail::guard_allocations(op, [&]() -> Result<Tensor> {
-      Result<Tensor> out(std::in_place, *this);
-      if (auto changed = change(out->layout_); !changed) out = std::move(changed).error();
-      return out;
-    });
+    return detail::changed_copy(
+        op, *this, [](Tensor& t) -> Layout& { return t.layout_; }, std::forward<Change>(change));
   }
 
   Result<std::vector<Tensor>> views(const char* op, Result<std::vector<Layout>> layouts) const {
