@@ -386,6 +386,34 @@ TEST_CASE("large casts take the streaming path and stay exact", "[cast]") {
   run(std::int32_t{}, float{});
 }
 
+TEST_CASE("a short chunk of a streamed cast writes only its own elements", "[cast]") {
+  // The parallel layer passes each chunk the size of the whole cast, so a last chunk of a few
+  // elements takes the streaming path; its unaligned head must stop at the chunk's end.
+  const auto check = [](auto from_tag, auto to_tag) {
+    using From = decltype(from_tag);
+    using To = decltype(to_tag);
+    const Array<From> src = samples<From>(64, 3);
+    const std::size_t whole_n = strided::detail::copy_impl::stream_threshold();
+    for (int level = 1; level < strided::detail::available_isa_count(); ++level) {
+      ScopedIsa isa(static_cast<Isa>(level));
+      for (std::size_t n = 1; n < 40; ++n) {
+        std::vector<To> got(48, cast_value<From, To>(src[63]));  // sentinel: not src[0..39]
+        cast_contiguous<From, To>(src.data(), got.data() + 1, n, whole_n);
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          const To want = i >= 1 && i <= n ? cast_value<From, To>(src[i - 1]) : got[0];
+          REQUIRE(std::memcmp(&got[i], &want, sizeof(To)) == 0);
+        }
+      }
+    }
+  };
+  check(float{}, f16{});
+  check(f16{}, float{});
+  check(float{}, std::int8_t{});
+  check(std::uint8_t{}, float{});
+  check(double{}, float{});
+  check(float{}, double{});
+}
+
 // ---- user element types ---------------------------------------------------------------------
 namespace {
 /// Fixed point with 8 fraction bits: a user type that opts into casts through f32.

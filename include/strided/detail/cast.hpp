@@ -182,8 +182,9 @@ void scalar_loop(const From* src, To* dst, std::size_t n) noexcept {
 /// when this is a parallel chunk of it (the kernels stream their stores by the whole size).
 template <class From, class To>
 requires is_castable_v<From, To>
-void cast_contiguous(const From* src, To* dst, std::size_t n,
-                     [[maybe_unused]] std::size_t whole_n = 0) noexcept {  // unused off x86
+void cast_contiguous(
+    const From* src, To* dst, std::size_t n,
+    [[maybe_unused]] std::size_t whole_n = 0) noexcept {  // unused on scalar-only targets
   if (n == 0) return;
   if constexpr (std::is_same_v<From, To>) {
     std::memcpy(static_cast<void*>(dst), src, n * sizeof(From));
@@ -199,7 +200,7 @@ void cast_contiguous(const From* src, To* dst, std::size_t n,
 #endif
 #if STRIDED_NEON
     if constexpr (requires { cast_neon::run(src, dst, n); }) {
-      if (active_isa() == Isa::neon) return cast_neon::run(src, dst, n);
+      if (active_isa() == Isa::neon) return cast_neon::run(src, dst, n, whole_n);
     }
 #endif
     cast_impl::scalar_loop(src, dst, n);

@@ -214,75 +214,14 @@ struct I32ToF32 {
 
 #undef STRIDED_CAST_AVX2
 
-/// Converts the last `count` (< step) elements through a zero-padded block on the stack.
-template <class K>
-[[gnu::target(STRIDED_AVX2_FEATURES)]] void partial_block(const typename K::Src* s,
-                                                          typename K::Dst* d,
-                                                          std::size_t count) noexcept {
-  typename K::Src in[K::step] = {};
-  typename K::Dst out[K::step];
-  std::memcpy(static_cast<void*>(in), s, count * sizeof(*s));  // f16 is not "trivial" to GCC
-  K::template block<false>(in, out);
-  std::memcpy(static_cast<void*>(d), out, count * sizeof(*d));
-}
+using F32ToI8 = F32ToByte<std::int8_t, true>;
+using F32ToU8 = F32ToByte<std::uint8_t, false>;
+using I8ToF32 = ByteToF32<std::int8_t, true>;
+using U8ToF32 = ByteToF32<std::uint8_t, false>;
 
-/// Runs kernel K over n elements: full blocks (streamed when the output is large), then the
-/// remainder through partial_block.
-template <class K>
-[[gnu::target(STRIDED_AVX2_FEATURES)]] void drive(const typename K::Src* s, typename K::Dst* d,
-                                                  std::size_t n, std::size_t whole_n = 0) noexcept {
-  constexpr std::size_t step = K::step;
-  std::size_t i = 0;
-  const auto address = reinterpret_cast<std::uintptr_t>(d);
-  if (std::max(n, whole_n) * sizeof(*d) >= copy_impl::stream_threshold() &&
-      address % sizeof(*d) == 0) {
-    // Unaligned head up to a 32-byte boundary, then aligned streaming stores.
-    const std::size_t head = ((32 - address % 32) % 32) / sizeof(*d);
-    for (; i + step <= head; i += step) K::template block<false>(s + i, d + i);
-    if (i < head) partial_block<K>(s + i, d + i, head - i);
-    for (i = head; i + step <= n; i += step) K::template block<true>(s + i, d + i);
-    _mm_sfence();
-  }
-  for (; i + step <= n; i += step) K::template block<false>(s + i, d + i);
-  if (i < n) partial_block<K>(s + i, d + i, n - i);
-}
-
-inline void run(const float* s, f16* d, std::size_t n, std::size_t whole_n = 0) noexcept {
-  drive<F32ToF16>(s, d, n, whole_n);
-}
-inline void run(const f16* s, float* d, std::size_t n, std::size_t whole_n = 0) noexcept {
-  drive<F16ToF32>(s, d, n, whole_n);
-}
-inline void run(const float* s, bf16* d, std::size_t n, std::size_t whole_n = 0) noexcept {
-  drive<F32ToBf16>(s, d, n, whole_n);
-}
-inline void run(const bf16* s, float* d, std::size_t n, std::size_t whole_n = 0) noexcept {
-  drive<Bf16ToF32>(s, d, n, whole_n);
-}
-inline void run(const float* s, double* d, std::size_t n, std::size_t whole_n = 0) noexcept {
-  drive<F32ToF64>(s, d, n, whole_n);
-}
-inline void run(const double* s, float* d, std::size_t n, std::size_t whole_n = 0) noexcept {
-  drive<F64ToF32>(s, d, n, whole_n);
-}
-inline void run(const float* s, std::int32_t* d, std::size_t n, std::size_t whole_n = 0) noexcept {
-  drive<F32ToI32>(s, d, n, whole_n);
-}
-inline void run(const float* s, std::int8_t* d, std::size_t n, std::size_t whole_n = 0) noexcept {
-  drive<F32ToByte<std::int8_t, true>>(s, d, n, whole_n);
-}
-inline void run(const float* s, std::uint8_t* d, std::size_t n, std::size_t whole_n = 0) noexcept {
-  drive<F32ToByte<std::uint8_t, false>>(s, d, n, whole_n);
-}
-inline void run(const std::int8_t* s, float* d, std::size_t n, std::size_t whole_n = 0) noexcept {
-  drive<ByteToF32<std::int8_t, true>>(s, d, n, whole_n);
-}
-inline void run(const std::uint8_t* s, float* d, std::size_t n, std::size_t whole_n = 0) noexcept {
-  drive<ByteToF32<std::uint8_t, false>>(s, d, n, whole_n);
-}
-inline void run(const std::int32_t* s, float* d, std::size_t n, std::size_t whole_n = 0) noexcept {
-  drive<I32ToF32>(s, d, n, whole_n);
-}
+#define STRIDED_CAST_DRIVER [[gnu::target(STRIDED_AVX2_FEATURES)]]
+#define STRIDED_CAST_STREAM_ALIGN 32
+#include "strided/detail/simd/cast_driver.inl"
 
 }  // namespace strided::detail::cast_avx2
 

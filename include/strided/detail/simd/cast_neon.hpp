@@ -9,6 +9,7 @@
 // clamp. bf16 rounding is integer arithmetic on the bit pattern, as in the x86 kernels.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -42,6 +43,7 @@ struct F32ToF16 {
   using Src = float;
   using Dst = f16;
   static constexpr std::size_t step = 8;
+  template <bool Stream>
   static void block(const Src* s, Dst* d) {
     const float16x8_t h = vcvt_high_f16_f32(vcvt_f16_f32(load4(s)), load4(s + 4));
     store8h(d, vreinterpretq_u16_f16(h));
@@ -52,6 +54,7 @@ struct F16ToF32 {
   using Src = f16;
   using Dst = float;
   static constexpr std::size_t step = 8;
+  template <bool Stream>
   static void block(const Src* s, Dst* d) {
     const float16x8_t h = vreinterpretq_f16_u16(load8h(s));
     store4(d, vcvt_f32_f16(vget_low_f16(h)));
@@ -74,6 +77,7 @@ struct F32ToBf16 {
   using Src = float;
   using Dst = bf16;
   static constexpr std::size_t step = 8;
+  template <bool Stream>
   static void block(const Src* s, Dst* d) {
     store8h(d, vcombine_u16(bf16_round4(load4u(s)), bf16_round4(load4u(s + 4))));
   }
@@ -91,6 +95,7 @@ struct Bf16ToF32 {
   using Src = bf16;
   using Dst = float;
   static constexpr std::size_t step = 8;
+  template <bool Stream>
   static void block(const Src* s, Dst* d) {
     const uint16x8_t h = load8h(s);
     store4u(d, bf16_widen4(vget_low_u16(h)));
@@ -102,6 +107,7 @@ struct F32ToF64 {
   using Src = float;
   using Dst = double;
   static constexpr std::size_t step = 4;
+  template <bool Stream>
   static void block(const Src* s, Dst* d) {
     const float32x4_t v = load4(s);
     vst1q_f64(d, vcvt_f64_f32(vget_low_f32(v)));
@@ -113,6 +119,7 @@ struct F64ToF32 {
   using Src = double;
   using Dst = float;
   static constexpr std::size_t step = 4;
+  template <bool Stream>
   static void block(const Src* s, Dst* d) {
     store4(d, vcvt_high_f32_f64(vcvt_f32_f64(vld1q_f64(s)), vld1q_f64(s + 2)));
   }
@@ -122,7 +129,10 @@ struct F32ToI32 {
   using Src = float;
   using Dst = std::int32_t;
   static constexpr std::size_t step = 4;
-  static void block(const Src* s, Dst* d) { vst1q_s32(d, vcvtq_s32_f32(load4(s))); }
+  template <bool Stream>
+  static void block(const Src* s, Dst* d) {
+    vst1q_s32(d, vcvtq_s32_f32(load4(s)));
+  }
 };
 
 /// 8 floats → 8 saturated 16-bit integers.
@@ -137,6 +147,7 @@ struct F32ToI8 {
   using Src = float;
   using Dst = std::int8_t;
   static constexpr std::size_t step = 16;
+  template <bool Stream>
   static void block(const Src* s, Dst* d) {
     vst1q_s8(d, vcombine_s8(vqmovn_s16(f32_to_s16(s)), vqmovn_s16(f32_to_s16(s + 8))));
   }
@@ -146,6 +157,7 @@ struct F32ToU8 {
   using Src = float;
   using Dst = std::uint8_t;
   static constexpr std::size_t step = 16;
+  template <bool Stream>
   static void block(const Src* s, Dst* d) {
     vst1q_u8(d, vcombine_u8(vqmovn_u16(f32_to_u16(s)), vqmovn_u16(f32_to_u16(s + 8))));
   }
@@ -161,6 +173,7 @@ struct I8ToF32 {
   using Src = std::int8_t;
   using Dst = float;
   static constexpr std::size_t step = 16;
+  template <bool Stream>
   static void block(const Src* s, Dst* d) {
     const int8x16_t bytes = vld1q_s8(s);
     s16_to_f32(vmovl_s8(vget_low_s8(bytes)), d);
@@ -173,6 +186,7 @@ struct U8ToF32 {
   using Src = std::uint8_t;
   using Dst = float;
   static constexpr std::size_t step = 16;
+  template <bool Stream>
   static void block(const Src* s, Dst* d) {
     const uint8x16_t bytes = vld1q_u8(s);
     s16_to_f32(vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(bytes))), d);
@@ -184,43 +198,15 @@ struct I32ToF32 {
   using Src = std::int32_t;
   using Dst = float;
   static constexpr std::size_t step = 4;
-  static void block(const Src* s, Dst* d) { store4(d, vcvtq_f32_s32(vld1q_s32(s))); }
+  template <bool Stream>
+  static void block(const Src* s, Dst* d) {
+    store4(d, vcvtq_f32_s32(vld1q_s32(s)));
+  }
 };
 
-/// Runs kernel K over n elements: full blocks, then the last `n % step` through a zero-padded
-/// block on the stack.
-template <class K>
-void drive(const typename K::Src* s, typename K::Dst* d, std::size_t n) noexcept {
-  std::size_t i = 0;
-  for (; i + K::step <= n; i += K::step) K::block(s + i, d + i);
-  if (i == n) return;
-  typename K::Src in[K::step] = {};
-  typename K::Dst out[K::step];
-  std::memcpy(static_cast<void*>(in), s + i, (n - i) * sizeof(*s));  // f16 is not "trivial" to GCC
-  K::block(in, out);
-  std::memcpy(static_cast<void*>(d + i), out, (n - i) * sizeof(*d));
-}
-
-inline void run(const float* s, f16* d, std::size_t n) noexcept { drive<F32ToF16>(s, d, n); }
-inline void run(const f16* s, float* d, std::size_t n) noexcept { drive<F16ToF32>(s, d, n); }
-inline void run(const float* s, bf16* d, std::size_t n) noexcept { drive<F32ToBf16>(s, d, n); }
-inline void run(const bf16* s, float* d, std::size_t n) noexcept { drive<Bf16ToF32>(s, d, n); }
-inline void run(const float* s, double* d, std::size_t n) noexcept { drive<F32ToF64>(s, d, n); }
-inline void run(const double* s, float* d, std::size_t n) noexcept { drive<F64ToF32>(s, d, n); }
-inline void run(const float* s, std::int32_t* d, std::size_t n) noexcept {
-  drive<F32ToI32>(s, d, n);
-}
-inline void run(const float* s, std::int8_t* d, std::size_t n) noexcept { drive<F32ToI8>(s, d, n); }
-inline void run(const float* s, std::uint8_t* d, std::size_t n) noexcept {
-  drive<F32ToU8>(s, d, n);
-}
-inline void run(const std::int8_t* s, float* d, std::size_t n) noexcept { drive<I8ToF32>(s, d, n); }
-inline void run(const std::uint8_t* s, float* d, std::size_t n) noexcept {
-  drive<U8ToF32>(s, d, n);
-}
-inline void run(const std::int32_t* s, float* d, std::size_t n) noexcept {
-  drive<I32ToF32>(s, d, n);
-}
+#define STRIDED_CAST_DRIVER
+#define STRIDED_CAST_STREAM_ALIGN 0  // no non-temporal store intrinsic
+#include "strided/detail/simd/cast_driver.inl"
 
 }  // namespace strided::detail::cast_neon
 
