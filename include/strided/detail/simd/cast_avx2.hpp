@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "strided/detail/copy/stream.hpp"
+#include "strided/detail/simd/cast_kernel.hpp"
 #include "strided/detail/simd/isa.hpp"
 #include "strided/half.hpp"
 
@@ -18,34 +19,13 @@ namespace strided::detail::cast_avx2 {
 
 #define STRIDED_CAST_AVX2 [[gnu::target(STRIDED_AVX2_FEATURES), gnu::always_inline]] inline
 
-template <bool Stream>
-STRIDED_CAST_AVX2 void store(void* p, __m128i v) {
-  if constexpr (Stream)
-    _mm_stream_si128(static_cast<__m128i*>(p), v);
-  else
-    _mm_storeu_si128(static_cast<__m128i*>(p), v);
-}
-template <bool Stream>
-STRIDED_CAST_AVX2 void store(void* p, __m256i v) {
-  if constexpr (Stream)
-    _mm256_stream_si256(static_cast<__m256i*>(p), v);
-  else
-    _mm256_storeu_si256(static_cast<__m256i*>(p), v);
-}
+using cast_x86::load16b;
+using cast_x86::load32b;
+using cast_x86::store;
+
 STRIDED_CAST_AVX2 __m256 load8(const float* p) { return _mm256_loadu_ps(p); }
-STRIDED_CAST_AVX2 __m256i load8i(const void* p) {
-  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-}
-STRIDED_CAST_AVX2 __m128i load16b(const void* p) {
-  return _mm_loadu_si128(static_cast<const __m128i*>(p));
-}
 
-// Each kernel converts `step` elements per block; `block<Stream>` loads, converts and stores.
-
-struct F32ToF16 {
-  using Src = float;
-  using Dst = f16;
-  static constexpr std::size_t step = 16;
+struct F32ToF16 : CastKernel<float, f16, 16> {
   template <bool Stream>
   STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
     const __m128i a = _mm256_cvtps_ph(load8(s), _MM_FROUND_TO_NEAREST_INT);
@@ -54,10 +34,7 @@ struct F32ToF16 {
   }
 };
 
-struct F16ToF32 {
-  using Src = f16;
-  using Dst = float;
-  static constexpr std::size_t step = 8;
+struct F16ToF32 : CastKernel<f16, float, 8> {
   template <bool Stream>
   STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
     store<Stream>(d, _mm256_castps_si256(_mm256_cvtph_ps(load16b(s))));
@@ -76,14 +53,11 @@ STRIDED_CAST_AVX2 __m256i bf16_round8(__m256i x) {
   return _mm256_blendv_epi8(rounded, quiet, is_nan);
 }
 
-struct F32ToBf16 {
-  using Src = float;
-  using Dst = bf16;
-  static constexpr std::size_t step = 16;
+struct F32ToBf16 : CastKernel<float, bf16, 16> {
   template <bool Stream>
   STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
-    const __m256i a = bf16_round8(load8i(s));
-    const __m256i b = bf16_round8(load8i(s + 8));
+    const __m256i a = bf16_round8(load32b(s));
+    const __m256i b = bf16_round8(load32b(s + 8));
     // packus works within 128-bit lanes: a0-3 b0-3 a4-7 b4-7, then reorder the 64-bit quarters.
     const __m256i packed = _mm256_packus_epi32(a, b);
     store<Stream>(d, _mm256_permute4x64_epi64(packed, 0xD8));
@@ -98,22 +72,16 @@ STRIDED_CAST_AVX2 __m256i bf16_widen8(__m128i h) {
   return _mm256_or_si256(x, _mm256_and_si256(is_nan, _mm256_set1_epi32(0x00400000)));
 }
 
-struct Bf16ToF32 {
-  using Src = bf16;
-  using Dst = float;
-  static constexpr std::size_t step = 16;
+struct Bf16ToF32 : CastKernel<bf16, float, 16> {
   template <bool Stream>
   STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
-    const __m256i h = load8i(s);
+    const __m256i h = load32b(s);
     store<Stream>(d, bf16_widen8(_mm256_castsi256_si128(h)));
     store<Stream>(d + 8, bf16_widen8(_mm256_extracti128_si256(h, 1)));
   }
 };
 
-struct F32ToF64 {
-  using Src = float;
-  using Dst = double;
-  static constexpr std::size_t step = 8;
+struct F32ToF64 : CastKernel<float, double, 8> {
   template <bool Stream>
   STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
     store<Stream>(d, _mm256_castpd_si256(_mm256_cvtps_pd(_mm_loadu_ps(s))));
@@ -121,10 +89,7 @@ struct F32ToF64 {
   }
 };
 
-struct F64ToF32 {
-  using Src = double;
-  using Dst = float;
-  static constexpr std::size_t step = 8;
+struct F64ToF32 : CastKernel<double, float, 8> {
   template <bool Stream>
   STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
     const __m128 a = _mm256_cvtpd_ps(_mm256_loadu_pd(s));
@@ -151,10 +116,7 @@ STRIDED_CAST_AVX2 __m256i trunc_clamp(__m256 v, float lo, float hi) {
   return _mm256_and_si256(_mm256_cvttps_epi32(c), ordered);
 }
 
-struct F32ToI32 {
-  using Src = float;
-  using Dst = std::int32_t;
-  static constexpr std::size_t step = 8;
+struct F32ToI32 : CastKernel<float, std::int32_t, 8> {
   template <bool Stream>
   STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
     store<Stream>(d, trunc_sat_i32(load8(s)));
@@ -172,12 +134,9 @@ STRIDED_CAST_AVX2 __m256i pack32x4(__m256i a, __m256i b, __m256i c, __m256i d) {
 }
 
 template <class Int, bool Signed>
-struct F32ToByte {
-  using Src = float;
-  using Dst = Int;
-  static constexpr std::size_t step = 32;
+struct F32ToByte : CastKernel<float, Int, 32> {
   template <bool Stream>
-  STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
+  STRIDED_CAST_AVX2 static void block(const float* s, Int* d) {
     constexpr float lo = Signed ? -128.0f : 0.0f;
     constexpr float hi = Signed ? 127.0f : 255.0f;
     store<Stream>(d, pack32x4<Signed>(
@@ -187,12 +146,9 @@ struct F32ToByte {
 };
 
 template <class Int, bool Signed>
-struct ByteToF32 {
-  using Src = Int;
-  using Dst = float;
-  static constexpr std::size_t step = 16;
+struct ByteToF32 : CastKernel<Int, float, 16> {
   template <bool Stream>
-  STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
+  STRIDED_CAST_AVX2 static void block(const Int* s, float* d) {
     const __m128i bytes = load16b(s);
     const __m256i lo = Signed ? _mm256_cvtepi8_epi32(bytes) : _mm256_cvtepu8_epi32(bytes);
     const __m128i high8 = _mm_unpackhi_epi64(bytes, bytes);
@@ -202,13 +158,10 @@ struct ByteToF32 {
   }
 };
 
-struct I32ToF32 {
-  using Src = std::int32_t;
-  using Dst = float;
-  static constexpr std::size_t step = 8;
+struct I32ToF32 : CastKernel<std::int32_t, float, 8> {
   template <bool Stream>
   STRIDED_CAST_AVX2 static void block(const Src* s, Dst* d) {
-    store<Stream>(d, _mm256_castps_si256(_mm256_cvtepi32_ps(load8i(s))));
+    store<Stream>(d, _mm256_castps_si256(_mm256_cvtepi32_ps(load32b(s))));
   }
 };
 

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "strided/detail/copy/stream.hpp"
+#include "strided/detail/simd/cast_kernel.hpp"
 #include "strided/detail/simd/isa.hpp"
 #include "strided/half.hpp"
 
@@ -32,20 +33,10 @@ namespace strided::detail::cast_avx512 {
 #define STRIDED_CAST_AVX512_BF16 \
   [[gnu::target(STRIDED_AVX512_FEATURES ",avx512bf16"), gnu::always_inline]] inline
 
-template <bool Stream>
-STRIDED_CAST_AVX512 void store(void* p, __m128i v) {
-  if constexpr (Stream)
-    _mm_stream_si128(static_cast<__m128i*>(p), v);
-  else
-    _mm_storeu_si128(static_cast<__m128i*>(p), v);
-}
-template <bool Stream>
-STRIDED_CAST_AVX512 void store(void* p, __m256i v) {
-  if constexpr (Stream)
-    _mm256_stream_si256(static_cast<__m256i*>(p), v);
-  else
-    _mm256_storeu_si256(static_cast<__m256i*>(p), v);
-}
+using cast_x86::load16b;
+using cast_x86::load32b;
+using cast_x86::store;
+
 template <bool Stream>
 STRIDED_CAST_AVX512 void store(void* p, __m512i v) {
   if constexpr (Stream)
@@ -55,17 +46,8 @@ STRIDED_CAST_AVX512 void store(void* p, __m512i v) {
 }
 STRIDED_CAST_AVX512 __m512 load16(const float* p) { return _mm512_loadu_ps(p); }
 STRIDED_CAST_AVX512 __m512i load64b(const void* p) { return _mm512_loadu_si512(p); }
-STRIDED_CAST_AVX512 __m256i load32b(const void* p) {
-  return _mm256_loadu_si256(static_cast<const __m256i*>(p));
-}
-STRIDED_CAST_AVX512 __m128i load16b(const void* p) {
-  return _mm_loadu_si128(static_cast<const __m128i*>(p));
-}
 
-struct F32ToF16 {
-  using Src = float;
-  using Dst = f16;
-  static constexpr std::size_t step = 32;
+struct F32ToF16 : CastKernel<float, f16, 32> {
   template <bool Stream>
   STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
     const __m256i a = _mm512_cvtps_ph(load16(s), _MM_FROUND_TO_NEAREST_INT);
@@ -74,10 +56,7 @@ struct F32ToF16 {
   }
 };
 
-struct F16ToF32 {
-  using Src = f16;
-  using Dst = float;
-  static constexpr std::size_t step = 16;
+struct F16ToF32 : CastKernel<f16, float, 16> {
   template <bool Stream>
   STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
     store<Stream>(d, _mm512_castps_si512(_mm512_cvtph_ps(load32b(s))));
@@ -96,10 +75,7 @@ STRIDED_CAST_AVX512 __m256i bf16_round16(__m512i x) {
 }
 
 /// f32 → bf16 with integer rounding only (AVX-512 without the BF16 extension).
-struct F32ToBf16 {
-  using Src = float;
-  using Dst = bf16;
-  static constexpr std::size_t step = 32;
+struct F32ToBf16 : CastKernel<float, bf16, 32> {
   template <bool Stream>
   STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
     const __m256i a = bf16_round16(load64b(s));
@@ -117,10 +93,7 @@ STRIDED_CAST_AVX512 __mmask16 subnormal_lanes(__m512i x) {
 
 /// f32 → bf16 with vcvtne2ps2bf16 (round to nearest even, NaN → (bits >> 16) | 0x40, as the
 /// reference), falling back to integer rounding for a block holding a subnormal input.
-struct F32ToBf16Native {
-  using Src = float;
-  using Dst = bf16;
-  static constexpr std::size_t step = 32;
+struct F32ToBf16Native : CastKernel<float, bf16, 32> {
   template <bool Stream>
   STRIDED_CAST_AVX512_BF16 static void block(const Src* s, Dst* d) {
     const __m512i a = load64b(s);
@@ -133,10 +106,7 @@ struct F32ToBf16Native {
   }
 };
 
-struct Bf16ToF32 {
-  using Src = bf16;
-  using Dst = float;
-  static constexpr std::size_t step = 16;
+struct Bf16ToF32 : CastKernel<bf16, float, 16> {
   template <bool Stream>
   STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
     const __m512i x = _mm512_slli_epi32(_mm512_cvtepu16_epi32(load32b(s)), 16);
@@ -146,10 +116,7 @@ struct Bf16ToF32 {
   }
 };
 
-struct F32ToF64 {
-  using Src = float;
-  using Dst = double;
-  static constexpr std::size_t step = 16;
+struct F32ToF64 : CastKernel<float, double, 16> {
   template <bool Stream>
   STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
     store<Stream>(d, _mm512_castpd_si512(_mm512_cvtps_pd(_mm256_loadu_ps(s))));
@@ -157,10 +124,7 @@ struct F32ToF64 {
   }
 };
 
-struct F64ToF32 {
-  using Src = double;
-  using Dst = float;
-  static constexpr std::size_t step = 16;
+struct F64ToF32 : CastKernel<double, float, 16> {
   template <bool Stream>
   STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
     const __m256 a = _mm512_cvtpd_ps(_mm512_loadu_pd(s));
@@ -169,10 +133,7 @@ struct F64ToF32 {
   }
 };
 
-struct F32ToI32 {
-  using Src = float;
-  using Dst = std::int32_t;
-  static constexpr std::size_t step = 16;
+struct F32ToI32 : CastKernel<float, std::int32_t, 16> {
   template <bool Stream>
   STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
     const __m512 v = load16(s);
@@ -191,12 +152,9 @@ STRIDED_CAST_AVX512 __m512i trunc_clamp(__m512 v, float lo, float hi) {
 }
 
 template <class Int, bool Signed>
-struct F32ToByte {
-  using Src = float;
-  using Dst = Int;
-  static constexpr std::size_t step = 64;
+struct F32ToByte : CastKernel<float, Int, 64> {
   template <bool Stream>
-  STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
+  STRIDED_CAST_AVX512 static void block(const float* s, Int* d) {
     constexpr float lo = Signed ? -128.0f : 0.0f;
     constexpr float hi = Signed ? 127.0f : 255.0f;
     for (int k = 0; k < 4; ++k) {  // values are in range: vpmovdb truncation is exact
@@ -206,22 +164,16 @@ struct F32ToByte {
 };
 
 template <class Int, bool Signed>
-struct ByteToF32 {
-  using Src = Int;
-  using Dst = float;
-  static constexpr std::size_t step = 16;
+struct ByteToF32 : CastKernel<Int, float, 16> {
   template <bool Stream>
-  STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
+  STRIDED_CAST_AVX512 static void block(const Int* s, float* d) {
     const __m128i bytes = load16b(s);
     const __m512i wide = Signed ? _mm512_cvtepi8_epi32(bytes) : _mm512_cvtepu8_epi32(bytes);
     store<Stream>(d, _mm512_castps_si512(_mm512_cvtepi32_ps(wide)));
   }
 };
 
-struct I32ToF32 {
-  using Src = std::int32_t;
-  using Dst = float;
-  static constexpr std::size_t step = 16;
+struct I32ToF32 : CastKernel<std::int32_t, float, 16> {
   template <bool Stream>
   STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
     store<Stream>(d, _mm512_castps_si512(_mm512_cvtepi32_ps(load64b(s))));

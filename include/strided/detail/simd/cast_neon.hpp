@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "strided/detail/simd/cast_kernel.hpp"
 #include "strided/detail/simd/isa.hpp"
 #include "strided/half.hpp"
 
@@ -22,8 +23,7 @@
 
 namespace strided::detail::cast_neon {
 
-// Each kernel converts `step` elements per block; `block` loads, converts and stores. vld1/vst1
-// need no more than element alignment, so the pointers may be anywhere a T may be.
+// vld1/vst1 need no more than element alignment, so the pointers may be anywhere a T may be.
 inline float32x4_t load4(const float* p) { return vld1q_f32(p); }
 inline uint32x4_t load4u(const float* p) {
   return vld1q_u32(reinterpret_cast<const std::uint32_t*>(p));
@@ -39,10 +39,7 @@ inline void store8h(H* p, uint16x8_t v) {
 inline void store4(float* p, float32x4_t v) { vst1q_f32(p, v); }
 inline void store4u(float* p, uint32x4_t v) { vst1q_u32(reinterpret_cast<std::uint32_t*>(p), v); }
 
-struct F32ToF16 {
-  using Src = float;
-  using Dst = f16;
-  static constexpr std::size_t step = 8;
+struct F32ToF16 : CastKernel<float, f16, 8> {
   template <bool Stream>
   static void block(const Src* s, Dst* d) {
     const float16x8_t h = vcvt_high_f16_f32(vcvt_f16_f32(load4(s)), load4(s + 4));
@@ -50,10 +47,7 @@ struct F32ToF16 {
   }
 };
 
-struct F16ToF32 {
-  using Src = f16;
-  using Dst = float;
-  static constexpr std::size_t step = 8;
+struct F16ToF32 : CastKernel<f16, float, 8> {
   template <bool Stream>
   static void block(const Src* s, Dst* d) {
     const float16x8_t h = vreinterpretq_f16_u16(load8h(s));
@@ -73,10 +67,7 @@ inline uint16x4_t bf16_round4(uint32x4_t x) {
   return vshrn_n_u32(vbslq_u32(is_nan, quiet, rounded), 16);
 }
 
-struct F32ToBf16 {
-  using Src = float;
-  using Dst = bf16;
-  static constexpr std::size_t step = 8;
+struct F32ToBf16 : CastKernel<float, bf16, 8> {
   template <bool Stream>
   static void block(const Src* s, Dst* d) {
     store8h(d, vcombine_u16(bf16_round4(load4u(s)), bf16_round4(load4u(s + 4))));
@@ -91,10 +82,7 @@ inline uint32x4_t bf16_widen4(uint16x4_t h) {
   return vorrq_u32(x, vandq_u32(is_nan, vdupq_n_u32(0x00400000)));
 }
 
-struct Bf16ToF32 {
-  using Src = bf16;
-  using Dst = float;
-  static constexpr std::size_t step = 8;
+struct Bf16ToF32 : CastKernel<bf16, float, 8> {
   template <bool Stream>
   static void block(const Src* s, Dst* d) {
     const uint16x8_t h = load8h(s);
@@ -103,10 +91,7 @@ struct Bf16ToF32 {
   }
 };
 
-struct F32ToF64 {
-  using Src = float;
-  using Dst = double;
-  static constexpr std::size_t step = 4;
+struct F32ToF64 : CastKernel<float, double, 4> {
   template <bool Stream>
   static void block(const Src* s, Dst* d) {
     const float32x4_t v = load4(s);
@@ -115,20 +100,14 @@ struct F32ToF64 {
   }
 };
 
-struct F64ToF32 {
-  using Src = double;
-  using Dst = float;
-  static constexpr std::size_t step = 4;
+struct F64ToF32 : CastKernel<double, float, 4> {
   template <bool Stream>
   static void block(const Src* s, Dst* d) {
     store4(d, vcvt_high_f32_f64(vcvt_f32_f64(vld1q_f64(s)), vld1q_f64(s + 2)));
   }
 };
 
-struct F32ToI32 {
-  using Src = float;
-  using Dst = std::int32_t;
-  static constexpr std::size_t step = 4;
+struct F32ToI32 : CastKernel<float, std::int32_t, 4> {
   template <bool Stream>
   static void block(const Src* s, Dst* d) {
     vst1q_s32(d, vcvtq_s32_f32(load4(s)));
@@ -143,20 +122,14 @@ inline uint16x8_t f32_to_u16(const float* s) {
   return vcombine_u16(vqmovn_u32(vcvtq_u32_f32(load4(s))), vqmovn_u32(vcvtq_u32_f32(load4(s + 4))));
 }
 
-struct F32ToI8 {
-  using Src = float;
-  using Dst = std::int8_t;
-  static constexpr std::size_t step = 16;
+struct F32ToI8 : CastKernel<float, std::int8_t, 16> {
   template <bool Stream>
   static void block(const Src* s, Dst* d) {
     vst1q_s8(d, vcombine_s8(vqmovn_s16(f32_to_s16(s)), vqmovn_s16(f32_to_s16(s + 8))));
   }
 };
 
-struct F32ToU8 {
-  using Src = float;
-  using Dst = std::uint8_t;
-  static constexpr std::size_t step = 16;
+struct F32ToU8 : CastKernel<float, std::uint8_t, 16> {
   template <bool Stream>
   static void block(const Src* s, Dst* d) {
     vst1q_u8(d, vcombine_u8(vqmovn_u16(f32_to_u16(s)), vqmovn_u16(f32_to_u16(s + 8))));
@@ -169,10 +142,7 @@ inline void s16_to_f32(int16x8_t v, float* d) {
   store4(d + 4, vcvtq_f32_s32(vmovl_high_s16(v)));
 }
 
-struct I8ToF32 {
-  using Src = std::int8_t;
-  using Dst = float;
-  static constexpr std::size_t step = 16;
+struct I8ToF32 : CastKernel<std::int8_t, float, 16> {
   template <bool Stream>
   static void block(const Src* s, Dst* d) {
     const int8x16_t bytes = vld1q_s8(s);
@@ -182,10 +152,7 @@ struct I8ToF32 {
 };
 
 /// Zero-extended bytes (0-255) are non-negative 16-bit integers: the signed path serves.
-struct U8ToF32 {
-  using Src = std::uint8_t;
-  using Dst = float;
-  static constexpr std::size_t step = 16;
+struct U8ToF32 : CastKernel<std::uint8_t, float, 16> {
   template <bool Stream>
   static void block(const Src* s, Dst* d) {
     const uint8x16_t bytes = vld1q_u8(s);
@@ -194,10 +161,7 @@ struct U8ToF32 {
   }
 };
 
-struct I32ToF32 {
-  using Src = std::int32_t;
-  using Dst = float;
-  static constexpr std::size_t step = 4;
+struct I32ToF32 : CastKernel<std::int32_t, float, 4> {
   template <bool Stream>
   static void block(const Src* s, Dst* d) {
     store4(d, vcvtq_f32_s32(vld1q_s32(s)));
