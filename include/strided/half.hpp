@@ -15,6 +15,7 @@
 #include <compare>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 namespace strided {
 namespace detail {
@@ -100,35 +101,24 @@ constexpr std::uint64_t int_to_float_bits(bool negative, std::uint64_t magnitude
   return encode_rne<D>(negative, magnitude, 0);
 }
 
-constexpr std::uint16_t f16_bits_from_f32(float v) noexcept {
+/// The bits of a binary32 (float) or binary64 (double) value.
+template <class Wide>
+using wide_bits_t = std::conditional_t<sizeof(Wide) == 4, std::uint32_t, std::uint64_t>;
+template <class Wide>
+inline constexpr FloatFormat wide_format = sizeof(Wide) == 4 ? binary32 : binary64;
+
+/// The pattern in 16-bit format F of a float or double, rounded once to nearest even.
+template <FloatFormat F, class Wide>
+constexpr std::uint16_t half_bits_from(Wide v) noexcept {
   return static_cast<std::uint16_t>(
-      convert_float_bits<binary32, binary16>(std::bit_cast<std::uint32_t>(v)));
+      convert_float_bits<wide_format<Wide>, F>(std::bit_cast<wide_bits_t<Wide>>(v)));
 }
-constexpr std::uint16_t f16_bits_from_f64(double v) noexcept {
-  return static_cast<std::uint16_t>(
-      convert_float_bits<binary64, binary16>(std::bit_cast<std::uint64_t>(v)));
-}
-constexpr std::uint16_t bf16_bits_from_f32(float v) noexcept {
-  return static_cast<std::uint16_t>(
-      convert_float_bits<binary32, bfloat16>(std::bit_cast<std::uint32_t>(v)));
-}
-constexpr std::uint16_t bf16_bits_from_f64(double v) noexcept {
-  return static_cast<std::uint16_t>(
-      convert_float_bits<binary64, bfloat16>(std::bit_cast<std::uint64_t>(v)));
-}
-constexpr float f32_from_f16_bits(std::uint16_t b) noexcept {
-  return std::bit_cast<float>(
-      static_cast<std::uint32_t>(convert_float_bits<binary16, binary32>(b)));
-}
-constexpr double f64_from_f16_bits(std::uint16_t b) noexcept {
-  return std::bit_cast<double>(convert_float_bits<binary16, binary64>(b));
-}
-constexpr float f32_from_bf16_bits(std::uint16_t b) noexcept {
-  return std::bit_cast<float>(
-      static_cast<std::uint32_t>(convert_float_bits<bfloat16, binary32>(b)));
-}
-constexpr double f64_from_bf16_bits(std::uint16_t b) noexcept {
-  return std::bit_cast<double>(convert_float_bits<bfloat16, binary64>(b));
+
+/// The float or double holding the value of pattern `b` in 16-bit format F (exact).
+template <class Wide, FloatFormat F>
+constexpr Wide wide_from_half_bits(std::uint16_t b) noexcept {
+  return std::bit_cast<Wide>(
+      static_cast<wide_bits_t<Wide>>(convert_float_bits<F, wide_format<Wide>>(b)));
 }
 
 /// IEEE comparison of two 16-bit patterns sharing a layout (sign in bit 15): NaN is unordered
@@ -147,25 +137,28 @@ constexpr std::partial_ordering compare_half_bits(std::uint16_t a, std::uint16_t
 
 }  // namespace detail
 
-/// IEEE 754 binary16. A storage type: arithmetic goes through float.
-struct f16 {
+/// What f16 and bf16 share: a 16-bit pattern in format F, converted to and from float and double
+/// and compared as IEEE 754 values. `Half` is the derived type (f16 or bf16).
+template <class Half, detail::FloatFormat F>
+struct HalfFloat {
   std::uint16_t raw = 0;  ///< the bit pattern
 
-  constexpr f16() noexcept = default;
+  /// Zero.
+  constexpr HalfFloat() noexcept = default;
   /// @name From float and double
   ///@{
 
   /// Rounds to nearest even (once, also from double); overflow gives ±inf; NaN stays NaN (quiet).
-  explicit constexpr f16(float v) noexcept : raw(detail::f16_bits_from_f32(v)) {}
-  explicit constexpr f16(double v) noexcept : raw(detail::f16_bits_from_f64(v)) {}
+  explicit constexpr HalfFloat(float v) noexcept : raw(detail::half_bits_from<F>(v)) {}
+  explicit constexpr HalfFloat(double v) noexcept : raw(detail::half_bits_from<F>(v)) {}
   ///@}
 
   /// @name Bit patterns
   ///@{
 
   /// The value whose bit pattern is `bits` (bits(): this value's pattern).
-  static constexpr f16 from_bits(std::uint16_t bits) noexcept {
-    f16 h;
+  static constexpr Half from_bits(std::uint16_t bits) noexcept {
+    Half h;
     h.raw = bits;
     return h;
   }
@@ -176,86 +169,45 @@ struct f16 {
   ///@{
 
   /// Exact (a signalling NaN comes back quiet).
-  explicit constexpr operator float() const noexcept { return detail::f32_from_f16_bits(raw); }
-  explicit constexpr operator double() const noexcept { return detail::f64_from_f16_bits(raw); }
+  explicit constexpr operator float() const noexcept {
+    return detail::wide_from_half_bits<float, F>(raw);
+  }
+  explicit constexpr operator double() const noexcept {
+    return detail::wide_from_half_bits<double, F>(raw);
+  }
   ///@}
 
   /// @name Comparisons
   ///@{
 
   /// IEEE 754: NaN is unordered and unequal to everything; -0 == +0.
-  friend constexpr bool operator==(f16 a, f16 b) noexcept {
-    return detail::compare_half_bits<detail::binary16>(a.raw, b.raw) == 0;
+  friend constexpr bool operator==(Half a, Half b) noexcept {
+    return detail::compare_half_bits<F>(a.raw, b.raw) == 0;
   }
-  friend constexpr std::partial_ordering operator<=>(f16 a, f16 b) noexcept {
-    return detail::compare_half_bits<detail::binary16>(a.raw, b.raw);
+  friend constexpr std::partial_ordering operator<=>(Half a, Half b) noexcept {
+    return detail::compare_half_bits<F>(a.raw, b.raw);
   }
   ///@}
 };
 
+/// IEEE 754 binary16. A storage type: arithmetic goes through float.
+struct f16 : HalfFloat<f16, detail::binary16> {
+  /// Zero, or the nearest f16 to a float or double (see HalfFloat).
+  using HalfFloat::HalfFloat;
+};
+
 /// bfloat16: the top half of a binary32. A storage type: arithmetic goes through float.
-struct bf16 {
-  std::uint16_t raw = 0;  ///< the bit pattern
-
-  constexpr bf16() noexcept = default;
-  /// @name From float and double
-  ///@{
-
-  /// Rounds to nearest even (once, also from double); overflow gives ±inf; NaN stays NaN (quiet).
-  explicit constexpr bf16(float v) noexcept : raw(detail::bf16_bits_from_f32(v)) {}
-  explicit constexpr bf16(double v) noexcept : raw(detail::bf16_bits_from_f64(v)) {}
-  ///@}
-
-  /// @name Bit patterns
-  ///@{
-
-  /// The value whose bit pattern is `bits` (bits(): this value's pattern).
-  static constexpr bf16 from_bits(std::uint16_t bits) noexcept {
-    bf16 h;
-    h.raw = bits;
-    return h;
-  }
-  constexpr std::uint16_t bits() const noexcept { return raw; }
-  ///@}
-
-  /// @name To float and double
-  ///@{
-
-  /// Exact (a signalling NaN comes back quiet).
-  explicit constexpr operator float() const noexcept { return detail::f32_from_bf16_bits(raw); }
-  explicit constexpr operator double() const noexcept { return detail::f64_from_bf16_bits(raw); }
-  ///@}
-
-  /// @name Comparisons
-  ///@{
-
-  /// IEEE 754: NaN is unordered and unequal to everything; -0 == +0.
-  friend constexpr bool operator==(bf16 a, bf16 b) noexcept {
-    return detail::compare_half_bits<detail::bfloat16>(a.raw, b.raw) == 0;
-  }
-  friend constexpr std::partial_ordering operator<=>(bf16 a, bf16 b) noexcept {
-    return detail::compare_half_bits<detail::bfloat16>(a.raw, b.raw);
-  }
-  ///@}
+struct bf16 : HalfFloat<bf16, detail::bfloat16> {
+  /// Zero, or the nearest bf16 to a float or double (see HalfFloat).
+  using HalfFloat::HalfFloat;
 };
 
 static_assert(sizeof(f16) == 2 && sizeof(bf16) == 2);
 
-}  // namespace strided
+namespace detail {
 
-namespace std {
-
-/// std::numeric_limits for strided::f16: the constants of IEEE 754 binary16.
-template <>
-class numeric_limits<strided::f16> {
-  using T = strided::f16;
-  static constexpr T b(std::uint16_t v) noexcept { return T::from_bits(v); }
-
- public:
-  /// @name The members of std::numeric_limits
-  ///@{
-
-  /// As for float, with binary16's values.
+/// The std::numeric_limits members that f16 and bf16 share with float.
+struct HalfLimitsCommon {
   static constexpr bool is_specialized = true;
   static constexpr bool is_signed = true;
   static constexpr bool is_integer = false;
@@ -263,22 +215,40 @@ class numeric_limits<strided::f16> {
   static constexpr bool has_infinity = true;
   static constexpr bool has_quiet_NaN = true;
   static constexpr bool has_signaling_NaN = true;
-  static constexpr float_denorm_style has_denorm = denorm_present;
+  static constexpr std::float_denorm_style has_denorm = std::denorm_present;
   static constexpr bool has_denorm_loss = false;
-  static constexpr float_round_style round_style = round_to_nearest;
-  static constexpr bool is_iec559 = true;
+  static constexpr std::float_round_style round_style = std::round_to_nearest;
   static constexpr bool is_bounded = true;
   static constexpr bool is_modulo = false;
+  static constexpr int radix = 2;
+  static constexpr bool traps = false;
+  static constexpr bool tinyness_before = false;
+};
+
+}  // namespace detail
+}  // namespace strided
+
+namespace std {
+
+/// std::numeric_limits for strided::f16: the constants of IEEE 754 binary16.
+template <>
+class numeric_limits<strided::f16> : public strided::detail::HalfLimitsCommon {
+  using T = strided::f16;
+  static constexpr T b(std::uint16_t v) noexcept { return T::from_bits(v); }
+
+ public:
+  /// @name The members of std::numeric_limits
+  ///@{
+
+  /// As for float, with binary16's values (the rest, shared with bf16, as float's).
+  static constexpr bool is_iec559 = true;
   static constexpr int digits = 11;
   static constexpr int digits10 = 3;
   static constexpr int max_digits10 = 5;
-  static constexpr int radix = 2;
   static constexpr int min_exponent = -13;
   static constexpr int min_exponent10 = -4;
   static constexpr int max_exponent = 16;
   static constexpr int max_exponent10 = 4;
-  static constexpr bool traps = false;
-  static constexpr bool tinyness_before = false;
   static constexpr T min() noexcept { return b(0x0400); }  // 2^-14
   static constexpr T lowest() noexcept { return b(0xfbff); }
   static constexpr T max() noexcept { return b(0x7bff); }          // 65504
@@ -294,7 +264,7 @@ class numeric_limits<strided::f16> {
 /// std::numeric_limits for strided::bf16: the constants of bfloat16 (float's exponent range,
 /// 8 significant bits).
 template <>
-class numeric_limits<strided::bf16> {
+class numeric_limits<strided::bf16> : public strided::detail::HalfLimitsCommon {
   using T = strided::bf16;
   static constexpr T b(std::uint16_t v) noexcept { return T::from_bits(v); }
 
@@ -302,30 +272,15 @@ class numeric_limits<strided::bf16> {
   /// @name The members of std::numeric_limits
   ///@{
 
-  /// As for float, with bfloat16's values.
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool is_exact = false;
-  static constexpr bool has_infinity = true;
-  static constexpr bool has_quiet_NaN = true;
-  static constexpr bool has_signaling_NaN = true;
-  static constexpr float_denorm_style has_denorm = denorm_present;
-  static constexpr bool has_denorm_loss = false;
-  static constexpr float_round_style round_style = round_to_nearest;
+  /// As for float, with bfloat16's values (the rest, shared with f16, as float's).
   static constexpr bool is_iec559 = false;  // not an IEEE 754 interchange format
-  static constexpr bool is_bounded = true;
-  static constexpr bool is_modulo = false;
   static constexpr int digits = 8;
   static constexpr int digits10 = 2;
   static constexpr int max_digits10 = 4;
-  static constexpr int radix = 2;
   static constexpr int min_exponent = -125;
   static constexpr int min_exponent10 = -37;
   static constexpr int max_exponent = 128;
   static constexpr int max_exponent10 = 38;
-  static constexpr bool traps = false;
-  static constexpr bool tinyness_before = false;
   static constexpr T min() noexcept { return b(0x0080); }  // 2^-126
   static constexpr T lowest() noexcept { return b(0xff7f); }
   static constexpr T max() noexcept { return b(0x7f7f); }          // (2 - 2^-7) * 2^127

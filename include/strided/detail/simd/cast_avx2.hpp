@@ -41,16 +41,11 @@ struct F16ToF32 : CastKernel<f16, float, 8> {
   }
 };
 
-/// Round to nearest even on the bit pattern: add 0x7fff plus the lowest kept bit, keep the top
-/// half. NaNs instead keep their top half with the quiet bit set. Returns 8 values in 32-bit lanes.
+/// 8 f32 → 8 bf16 in the low half of 32-bit lanes (see round_to_bf16_bits).
 STRIDED_CAST_AVX2 __m256i bf16_round8(__m256i x) {
-  const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
-  const __m256i rounded =
-      _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), lsb), 16);
-  const __m256i magnitude = _mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff));
-  const __m256i is_nan = _mm256_cmpgt_epi32(magnitude, _mm256_set1_epi32(0x7f800000));
-  const __m256i quiet = _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x0040));
-  return _mm256_blendv_epi8(rounded, quiet, is_nan);
+  auto lanes = (U32Lanes<8>)x;
+  round_to_bf16_bits<8>(lanes);
+  return (__m256i)lanes;
 }
 
 struct F32ToBf16 : CastKernel<float, bf16, 16> {
@@ -64,12 +59,11 @@ struct F32ToBf16 : CastKernel<float, bf16, 16> {
   }
 };
 
-/// bf16 → f32 is a shift; a NaN is then quieted, as every float → float cast does.
+/// 8 bf16 → 8 f32: a shift, then a NaN quieted (see quiet_widened_bf16).
 STRIDED_CAST_AVX2 __m256i bf16_widen8(__m128i h) {
-  const __m256i x = _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16);
-  const __m256i magnitude = _mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff));
-  const __m256i is_nan = _mm256_cmpgt_epi32(magnitude, _mm256_set1_epi32(0x7f800000));
-  return _mm256_or_si256(x, _mm256_and_si256(is_nan, _mm256_set1_epi32(0x00400000)));
+  auto lanes = (U32Lanes<8>)_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16);
+  quiet_widened_bf16<8>(lanes);
+  return (__m256i)lanes;
 }
 
 struct Bf16ToF32 : CastKernel<bf16, float, 16> {

@@ -63,15 +63,11 @@ struct F16ToF32 : CastKernel<f16, float, 16> {
   }
 };
 
-/// Round to nearest even on the bit pattern (see cast_avx2::bf16_round8); 16 values → 16 × u16.
+/// 16 f32 → 16 bf16 (see round_to_bf16_bits).
 STRIDED_CAST_AVX512 __m256i bf16_round16(__m512i x) {
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
-  const __m512i rounded =
-      _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)), lsb), 16);
-  const __m512i magnitude = _mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff));
-  const __mmask16 is_nan = _mm512_cmpgt_epu32_mask(magnitude, _mm512_set1_epi32(0x7f800000));
-  const __m512i quiet = _mm512_or_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(0x0040));
-  return _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(rounded, is_nan, quiet));
+  auto lanes = (U32Lanes<16>)x;
+  round_to_bf16_bits<16>(lanes);
+  return _mm512_cvtepi32_epi16((__m512i)lanes);
 }
 
 /// f32 → bf16 with integer rounding only (AVX-512 without the BF16 extension).
@@ -109,10 +105,9 @@ struct F32ToBf16Native : CastKernel<float, bf16, 32> {
 struct Bf16ToF32 : CastKernel<bf16, float, 16> {
   template <bool Stream>
   STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
-    const __m512i x = _mm512_slli_epi32(_mm512_cvtepu16_epi32(load32b(s)), 16);
-    const __m512i magnitude = _mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff));
-    const __mmask16 is_nan = _mm512_cmpgt_epu32_mask(magnitude, _mm512_set1_epi32(0x7f800000));
-    store<Stream>(d, _mm512_mask_or_epi32(x, is_nan, x, _mm512_set1_epi32(0x00400000)));
+    auto lanes = (U32Lanes<16>)_mm512_slli_epi32(_mm512_cvtepu16_epi32(load32b(s)), 16);
+    quiet_widened_bf16<16>(lanes);
+    store<Stream>(d, (__m512i)lanes);
   }
 };
 

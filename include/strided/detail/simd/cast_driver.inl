@@ -34,7 +34,7 @@ STRIDED_CAST_DRIVER void partial_block(const typename K::Src* s, typename K::Dst
 /// partial_block.
 template <class K>
 STRIDED_CAST_DRIVER void drive(const typename K::Src* s, typename K::Dst* d, std::size_t n,
-                               [[maybe_unused]] std::size_t whole_n) noexcept {
+                               [[maybe_unused]] std::size_t whole_n = 0) noexcept {
   constexpr std::size_t step = K::step;
   std::size_t i = 0;
 #if STRIDED_CAST_STREAM_ALIGN > 0

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "strided/detail/simd/isa.hpp"
 
@@ -21,6 +22,34 @@ struct CastKernel {
   using Dst = D;
   static constexpr std::size_t step = Step;
 };
+
+/// GNU vectors of N 32-bit lanes. The bf16 bit arithmetic below is written once on them for every
+/// ISA level; each kernel converts its registers to and from them (same-size vector casts).
+template <std::size_t N>
+using U32Lanes [[gnu::vector_size(4 * N)]] = std::uint32_t;
+template <std::size_t N>
+using I32Lanes [[gnu::vector_size(4 * N)]] = std::int32_t;
+
+// The helpers take their vector by reference: clang rejects a wide vector passed by value to a
+// function compiled without the ISA, even one that is always inlined.
+
+/// f32 bit patterns → bf16 bit patterns in the low half of each lane. Round to nearest even: add
+/// 0x7fff plus the lowest kept bit, keep the top half. A NaN keeps its top half with the quiet bit
+/// set (the reference's NaN rule; no rounding may carry it into infinity).
+template <std::size_t N>
+[[gnu::always_inline]] inline void round_to_bf16_bits(U32Lanes<N>& x) {
+  const U32Lanes<N> rounded = (x + 0x7fff + ((x >> 16) & 1)) >> 16;
+  const auto nan = (I32Lanes<N>)(x & 0x7fffffff) > 0x7f800000;  // magnitude < 2^31: signed ok
+  x = nan ? (x >> 16) | 0x40 : rounded;
+}
+
+/// bf16 bit patterns widened into the top half of each lane (an exact f32), with a NaN quieted
+/// as every float → float cast does.
+template <std::size_t N>
+[[gnu::always_inline]] inline void quiet_widened_bf16(U32Lanes<N>& x) {
+  const auto nan = (I32Lanes<N>)(x & 0x7fffffff) > 0x7f800000;
+  x = nan ? x | 0x00400000 : x;
+}
 
 #if STRIDED_X86
 namespace cast_x86 {

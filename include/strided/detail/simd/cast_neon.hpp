@@ -56,15 +56,11 @@ struct F16ToF32 : CastKernel<f16, float, 8> {
   }
 };
 
-/// Round to nearest even on the bit pattern: add 0x7fff plus the lowest kept bit, keep the top
-/// half. NaNs instead keep their top half with the quiet bit set. Returns 4 values, narrowed.
+/// 4 f32 → 4 bf16 (see round_to_bf16_bits).
 inline uint16x4_t bf16_round4(uint32x4_t x) {
-  const uint32x4_t lsb = vandq_u32(vshrq_n_u32(x, 16), vdupq_n_u32(1));
-  const uint32x4_t rounded = vaddq_u32(vaddq_u32(x, vdupq_n_u32(0x7fff)), lsb);
-  const uint32x4_t magnitude = vandq_u32(x, vdupq_n_u32(0x7fffffff));
-  const uint32x4_t is_nan = vcgtq_u32(magnitude, vdupq_n_u32(0x7f800000));
-  const uint32x4_t quiet = vorrq_u32(x, vdupq_n_u32(0x00400000));
-  return vshrn_n_u32(vbslq_u32(is_nan, quiet, rounded), 16);
+  auto lanes = (U32Lanes<4>)x;
+  round_to_bf16_bits<4>(lanes);
+  return vmovn_u32((uint32x4_t)lanes);
 }
 
 struct F32ToBf16 : CastKernel<float, bf16, 8> {
@@ -74,12 +70,11 @@ struct F32ToBf16 : CastKernel<float, bf16, 8> {
   }
 };
 
-/// bf16 → f32 is a shift; a NaN is then quieted, as every float → float cast does.
+/// 4 bf16 → 4 f32: a shift, then a NaN quieted (see quiet_widened_bf16).
 inline uint32x4_t bf16_widen4(uint16x4_t h) {
-  const uint32x4_t x = vshll_n_u16(h, 16);
-  const uint32x4_t magnitude = vandq_u32(x, vdupq_n_u32(0x7fffffff));
-  const uint32x4_t is_nan = vcgtq_u32(magnitude, vdupq_n_u32(0x7f800000));
-  return vorrq_u32(x, vandq_u32(is_nan, vdupq_n_u32(0x00400000)));
+  auto lanes = (U32Lanes<4>)vshll_n_u16(h, 16);
+  quiet_widened_bf16<4>(lanes);
+  return (uint32x4_t)lanes;
 }
 
 struct Bf16ToF32 : CastKernel<bf16, float, 8> {
