@@ -48,6 +48,26 @@ struct TextSpec {
     if (precision >= 0) options.precision = precision;
     return display(t, options);
   }
+
+  /// Writes the text of `t` to `out` (fmt's or std's formatter output).
+  template <class T, class Out>
+  Out write(const Tensor<T>& t, Out out) const {
+    const std::string text = render(t);
+    return std::copy(text.begin(), text.end(), out);
+  }
+};
+
+/// The formatter of Shape or Strides (`V`) for fmt or std: strided::to_string(values) written
+/// through `StringFormatter`, the library's formatter of `StringView`, so string specs such as
+/// {:>20} apply to the whole text.
+template <class V, class StringFormatter, class StringView>
+struct ListFormatter : StringFormatter {
+  /// Writes strided::to_string(values) under the string spec.
+  template <class FormatContext>
+  auto format(const V& values, FormatContext& ctx) const -> decltype(ctx.out()) {
+    const std::string text = strided::to_string(values);
+    return StringFormatter::format(StringView(text), ctx);
+  }
 };
 
 /// Parses `[.N] | ? | #?` up to the closing brace and returns the position reached; `ok` turns
@@ -113,46 +133,27 @@ struct fmt::formatter<strided::Tensor<T>> {
   /// Writes the text of `t` under the parsed spec.
   template <class FormatContext>
   auto format(const strided::Tensor<T>& t, FormatContext& ctx) const -> decltype(ctx.out()) {
-    const std::string text = spec.render(t);
-    return std::copy(text.begin(), text.end(), ctx.out());
+    return spec.write(t, ctx.out());
   }
 };
 
 /// fmt::format("{}", t.shape()): `[8, 3, 3, 3]`. Full specialisations, so they win over fmt's
 /// range formatter when <fmt/ranges.h> is included too.
 template <>
-struct fmt::formatter<strided::Shape> : fmt::formatter<fmt::string_view> {
-  /// Writes strided::to_string(shape) under the string spec.
-  template <class FormatContext>
-  auto format(const strided::Shape& shape, FormatContext& ctx) const -> decltype(ctx.out()) {
-    const std::string text = strided::to_string(shape);
-    return fmt::formatter<fmt::string_view>::format(fmt::string_view(text), ctx);
-  }
-};
+struct fmt::formatter<strided::Shape>
+    : strided::detail::ListFormatter<strided::Shape, fmt::formatter<fmt::string_view>,
+                                     fmt::string_view> {};
 
 /// fmt::format("{}", t.strides()): `[9, 3, -1]`.
 template <>
-struct fmt::formatter<strided::Strides> : fmt::formatter<fmt::string_view> {
-  /// Writes strided::to_string(strides) under the string spec.
-  template <class FormatContext>
-  auto format(const strided::Strides& strides, FormatContext& ctx) const -> decltype(ctx.out()) {
-    const std::string text = strided::to_string(strides);
-    return fmt::formatter<fmt::string_view>::format(fmt::string_view(text), ctx);
-  }
-};
+struct fmt::formatter<strided::Strides>
+    : strided::detail::ListFormatter<strided::Strides, fmt::formatter<fmt::string_view>,
+                                     fmt::string_view> {};
 
 #if defined(__cpp_lib_format)
 namespace strided::detail {
-/// std::format's formatter of Shape and Strides: a string spec over strided::to_string.
 template <class V>
-struct StdListFormatter : std::formatter<std::string_view, char> {
-  /// Writes strided::to_string(values) under the string spec.
-  template <class FormatContext>
-  auto format(const V& values, FormatContext& ctx) const -> decltype(ctx.out()) {
-    const std::string text = strided::to_string(values);
-    return std::formatter<std::string_view, char>::format(std::string_view(text), ctx);
-  }
-};
+using StdListFormatter = ListFormatter<V, std::formatter<std::string_view, char>, std::string_view>;
 }  // namespace strided::detail
 
 /// std::format("{}", shape): `[8, 3, 3, 3]` (a full specialisation: it wins over C++23's ranges).
@@ -183,8 +184,7 @@ struct std::formatter<strided::Tensor<T>, char> {
   /// Writes the text of `t` under the parsed spec.
   template <class FormatContext>
   auto format(const strided::Tensor<T>& t, FormatContext& ctx) const -> decltype(ctx.out()) {
-    const std::string text = spec.render(t);
-    return std::copy(text.begin(), text.end(), ctx.out());
+    return spec.write(t, ctx.out());
   }
 };
 #endif
