@@ -301,6 +301,9 @@ TEST_CASE("in-place view ops: the copying ops' results, and no change on an erro
     CHECK_IN_PLACE(base, reshape, Shape{6, strided::infer});
     CHECK_IN_PLACE(base, reshape, Shape{4, 6});
     CHECK_IN_PLACE(base, reshape, Shape{5, 5});
+    CHECK_IN_PLACE(base, reshape, Shape{5, 5, 5, 5});
+    CHECK_IN_PLACE(base, reshape, Shape(7, 2));  // rank 7: the strides grow to the heap first
+    CHECK_IN_PLACE(base, reshape, Shape{2, 3, 2, 2, 1, 1, 1});
     CHECK_IN_PLACE(base, reshape_exact, Shape{24});
     CHECK_IN_PLACE(base, broadcast_to, Shape{5, 2, 3, 4});
     CHECK_IN_PLACE(base, broadcast_to, Shape{2, 2, 4});
@@ -342,4 +345,34 @@ TEST_CASE("in-place view ops: the copying ops' results, and no change on an erro
   Layout regrouped = contiguous({2, 3});
   REQUIRE(regrouped.reshape_in_place(regrouped.shape()).has_value());
   CHECK(same(regrouped, contiguous({2, 3})));
+}
+
+TEST_CASE("reshape and flatten of a row-major layout give the row-major strides of the result") {
+  // Their one-pass path for row-major layouts, against Layout::contiguous of the new shape:
+  // sizes 0 and 1 anywhere, every merged range, results past the inline rank.
+  for (const Shape& shape :
+       {Shape{2, 3, 4}, Shape{3, 0, 2}, Shape{1, 5, 1}, Shape{0}, Shape{2, 1, 2, 1, 2, 1, 2}}) {
+    CAPTURE(shape);
+    const Layout l = contiguous(shape);
+    const std::size_t n = l.numel();
+    for (const Shape& target : {Shape{n}, Shape{1, n, 1}, Shape{n, 1, 1, 1, 1, 1, 1, 1}}) {
+      CAPTURE(target);
+      CHECK(same(l.reshape(target).value(), contiguous(target)));
+    }
+    for (std::size_t first = 0; first < shape.size(); ++first) {
+      for (std::size_t last = first; last < shape.size(); ++last) {
+        Shape merged(shape.span().first(first));
+        std::size_t size = 1;
+        for (std::size_t k = first; k <= last; ++k) size *= shape[k];
+        merged.push_back(size);
+        for (std::size_t k = last + 1; k < shape.size(); ++k) merged.push_back(shape[k]);
+        CAPTURE(first, last);
+        CHECK(same(l.flatten(first, last).value(), contiguous(merged)));
+      }
+    }
+  }
+  // Offsets are kept.
+  const Layout shifted = Layout::contiguous({4, 3}, 7).value();
+  CHECK(shifted.flatten(0, 1).value().offset() == 7);
+  CHECK(shifted.reshape({2, 6}).value().offset() == 7);
 }

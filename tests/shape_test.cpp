@@ -69,6 +69,14 @@ TEST_CASE("Shape iteration, span conversion, insert and erase") {
   REQUIRE(s == Shape{9, 2, 3, 0, 0});
   REQUIRE(s.back() == 0);
   REQUIRE(Shape{1, 2} != Shape{1, 2, 0});
+  s.erase(1, 3);  // [first, last)
+  REQUIRE(s == Shape{9, 0, 0});
+  s.erase(1, 1);
+  REQUIRE(s == Shape{9, 0, 0});
+  Shape big(9, 1);  // on the heap
+  big[8] = 5;
+  big.erase(0, 7);
+  REQUIRE(big == Shape{1, 5});
 }
 
 namespace {

@@ -341,6 +341,7 @@ class Layout {
 
   constexpr Result<void> reshape_in_place(const Shape& requested) {
     return detail::guard_allocations("reshape", [&]() -> Result<void> {
+      if (reshape_row_major(requested)) return {};
       if (std::find(requested.begin(), requested.end(), infer) == requested.end())
         return reshape_exact_in_place(requested);  // the common case, without copying the shape
       auto resolved = detail::resolve_infer(requested, numel(), "reshape");
@@ -351,6 +352,7 @@ class Layout {
 
   constexpr Result<void> reshape_exact_in_place(const Shape& new_shape) {
     return detail::guard_allocations("reshape", [&]() -> Result<void> {
+      if (reshape_row_major(new_shape)) return {};
       if (new_shape.size() > max_rank)
         return ShapeError::rank_too_large("reshape", new_shape.size());
       const auto n = detail::checked_numel(new_shape);
@@ -435,6 +437,34 @@ class Layout {
       return empty();
     offset_ = static_cast<std::size_t>(moved);
     return true;
+  }
+
+  /// The common reshape, a row-major layout to a shape of the same count, in one pass over the
+  /// new sizes that writes the strides and multiplies the count together. False, with the layout
+  /// unchanged, for anything else (`infer`, another count, an overflow, a layout that is not
+  /// row-major): the general path then finds the answer or the error. May throw bad_alloc
+  /// (rank > 6) before any change.
+  constexpr bool reshape_row_major(const Shape& new_shape) {
+    const auto old_n = detail::row_major_numel(shape_, strides_);
+    if (!old_n || new_shape.size() > max_rank) return false;
+    shape_.reserve(new_shape.size());
+    strides_.reserve(new_shape.size());
+    const std::size_t old_rank = rank();
+    strides_.resize(new_shape.size());
+    std::ptrdiff_t step = 1;
+    bool fits = true;  // infer, like any size above PTRDIFF_MAX, fails here
+    for (std::size_t k = new_shape.size(); k-- > 0;) {
+      strides_[k] = step;
+      fits &= new_shape[k] <= static_cast<std::size_t>(detail::max_index) &&
+              !__builtin_mul_overflow(step, static_cast<std::ptrdiff_t>(new_shape[k]), &step);
+    }
+    if (fits && static_cast<std::size_t>(step) == *old_n) {
+      shape_ = new_shape;
+      return true;
+    }
+    strides_.resize(old_rank);  // restore the row-major strides the layout had
+    detail::row_major_steps(shape_, [&](std::size_t k, std::ptrdiff_t s) { strides_[k] = s; });
+    return false;
   }
 
   /// reshape_exact_in_place of a layout that is not row-major, once the counts match.

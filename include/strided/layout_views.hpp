@@ -170,12 +170,20 @@ constexpr Result<void> Layout::flatten_in_place(std::size_t first, std::size_t l
     if (last >= rank()) return ShapeError::axis_out_of_range("flatten", last, shape_);
     if (first > last)
       return ShapeError::invalid_argument("flatten", "the first axis must not come after the last");
-    Shape shape;
-    for (std::size_t k = 0; k < first; ++k) shape.push_back(shape_[k]);
     std::size_t merged = 1;  // may overflow when another axis is 0 (numel 0 fits regardless)
     for (std::size_t k = first; k <= last; ++k)
       if (__builtin_mul_overflow(merged, shape_[k], &merged))
         return ShapeError::size_overflow("flatten", shape_);
+    if (detail::row_major_numel(shape_, strides_)) {
+      // Row-major stays row-major: the merged axis takes the stride of the last one it merges.
+      shape_[first] = merged;
+      strides_[first] = strides_[last];
+      shape_.erase(first + 1, last + 1);
+      strides_.erase(first + 1, last + 1);
+      return {};
+    }
+    Shape shape;
+    for (std::size_t k = 0; k < first; ++k) shape.push_back(shape_[k]);
     shape.push_back(merged);
     for (std::size_t k = last + 1; k < rank(); ++k) shape.push_back(shape_[k]);
     auto reshaped = reshape_exact_in_place(shape);

@@ -123,6 +123,12 @@ class SmallVector {
     for (std::size_t k = pos; k + 1 < size_; ++k) d[k] = d[k + 1];
     --size_;
   }
+  /// Removes the entries [first, last).
+  constexpr void erase(std::size_t first, std::size_t last) {
+    I* d = data();
+    for (std::size_t k = last; k < size_; ++k) d[k - (last - first)] = d[k];
+    size_ -= last - first;
+  }
   /// Moves entry `from` to position `to`, the entries between shifting by one to make room.
   constexpr void move_entry(std::size_t from, std::size_t to) {
     I* d = data();
