@@ -47,8 +47,13 @@ template <std::size_t N>
 /// as every float → float cast does.
 template <std::size_t N>
 [[gnu::always_inline]] inline void quiet_widened_bf16(U32Lanes<N>& x) {
-  const auto nan = (I32Lanes<N>)(x & 0x7fffffff) > 0x7f800000;
-  x = nan ? x | 0x00400000 : x;
+  const auto nan = (I32Lanes<N>)(x & 0x7fffffff) > 0x7f800000;  // all ones in a NaN's lane
+  // 16 lanes (AVX-512): a select becomes one masked or; narrower vectors have no mask registers
+  // and blend slower than they and-or.
+  if constexpr (N >= 16)
+    x = nan ? x | 0x00400000 : x;
+  else
+    x |= (U32Lanes<N>)nan & 0x00400000;
 }
 
 #if STRIDED_X86
