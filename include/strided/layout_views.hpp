@@ -124,8 +124,8 @@ constexpr Result<void> Layout::squeeze_in_place() {
 constexpr Result<void> Layout::squeeze_in_place(std::size_t dim) {
   if (dim >= rank()) return ShapeError::axis_out_of_range("squeeze", dim, shape_);
   if (shape_[dim] != 1)
-    return ShapeError::invalid_axis_argument("squeeze", "only an axis of size 1 can be squeezed",
-                                             dim, shape_);
+    return ShapeError::invalid_axis_argument("squeeze", dim, shape_,
+                                             "only an axis of size 1 can be squeezed");
   erase_axis(dim);
   return {};
 }
@@ -195,7 +195,7 @@ constexpr Result<void> Layout::unflatten_in_place(std::size_t dim, const Shape& 
     const auto n = detail::checked_numel(*resolved);
     if (!n) return ShapeError::size_overflow("unflatten", *resolved);
     if (*n != shape_[dim])
-      return ShapeError::element_count_mismatch("unflatten", *resolved, shape_[dim]);
+      return ShapeError::element_count_mismatch("unflatten", shape_[dim], *resolved);
     Shape shape;
     for (std::size_t k = 0; k < rank(); ++k) {
       if (k != dim) {

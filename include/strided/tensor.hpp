@@ -255,7 +255,7 @@ class Tensor {
   }
   /// Transpose of a rank-2 tensor; rank_mismatch otherwise.
   Result<Tensor> transpose_2d() const {
-    if (rank() != 2) return ShapeError::rank_mismatch_required("transpose_2d", 2, rank());
+    if (rank() != 2) return ShapeError::rank_required("transpose_2d", rank(), 2);
     return transpose(0, 1);
   }
   /// Output axis k is input axis perm[k].
@@ -382,7 +382,7 @@ class Tensor {
   Result<void> copy_to(std::span<T> dst) const {
     return detail::guard_allocations("copy_to", [&]() -> Result<void> {
       if (dst.size() != numel())
-        return ShapeError::element_count_mismatch("copy_to", shape(), dst.size());
+        return ShapeError::element_count_mismatch("copy_to", dst.size(), shape());
       copy_into(dst.data());
       return {};
     });
@@ -466,7 +466,7 @@ class Tensor {
   static Result<Layout> checked_layout(const char* op, const Shape& shape, std::size_t len) {
     auto layout = Layout::contiguous(shape);
     if (!layout) return layout.error().in(op);
-    if (layout->numel() != len) return ShapeError::element_count_mismatch(op, shape, len);
+    if (layout->numel() != len) return ShapeError::element_count_mismatch(op, len, shape);
     return layout;
   }
 
