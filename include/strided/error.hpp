@@ -288,8 +288,14 @@ class ShapeError {
 
   /// The same error reported under another operation's name (a factory re-labelling the error
   /// of the layout it builds).
-  constexpr ShapeError in(const char* op) const {
+  constexpr ShapeError in(const char* op) const& {
     ShapeError e = *this;
+    e.op_ = op;
+    return e;
+  }
+  /// in() without a copy of the details, which could allocate (shapes of more than 6 axes).
+  constexpr ShapeError in(const char* op) && noexcept {
+    ShapeError e = std::move(*this);
     e.op_ = op;
     return e;
   }

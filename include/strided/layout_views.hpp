@@ -178,9 +178,7 @@ constexpr Result<void> Layout::flatten_in_place(std::size_t first, std::size_t l
         return ShapeError::size_overflow("flatten", shape_);
     shape.push_back(merged);
     for (std::size_t k = last + 1; k < rank(); ++k) shape.push_back(shape_[k]);
-    auto reshaped = reshape_exact_in_place(shape);
-    if (!reshaped) return reshaped.error().in("flatten");
-    return {};
+    return reshape_exact_in_place(shape);
   });
 }
 
@@ -204,9 +202,7 @@ constexpr Result<void> Layout::unflatten_in_place(std::size_t dim, const Shape& 
       }
       for (std::size_t size : *resolved) shape.push_back(size);
     }
-    auto reshaped = reshape_exact_in_place(shape);
-    if (!reshaped) return reshaped.error().in("unflatten");
-    return {};
+    return reshape_exact_in_place(shape);
   });
 }
 
@@ -257,7 +253,7 @@ inline Result<std::vector<Layout>> Layout::split(std::size_t dim, std::size_t si
     for (std::size_t start = 0; start < total; start += std::min(size, total - start)) {
       out.push_back(*this);
       auto narrowed = out.back().narrow_in_place(dim, start, std::min(size, total - start));
-      if (!narrowed) return narrowed.error().in("split");
+      if (!narrowed) return std::move(narrowed).error();
     }
     return out;
   });
@@ -270,9 +266,7 @@ inline Result<std::vector<Layout>> Layout::chunk(std::size_t dim, std::size_t n)
       return ShapeError::invalid_argument("chunk", "the number of chunks must not be zero");
     const std::size_t total = shape_[dim];
     if (total == 0) return std::vector<Layout>(n, *this);
-    auto out = split(dim, total / n + (total % n != 0 ? 1 : 0));
-    if (!out) return out.error().in("chunk");
-    return out;
+    return split(dim, total / n + (total % n != 0 ? 1 : 0));
   });
 }
 
@@ -284,7 +278,7 @@ inline Result<std::vector<Layout>> Layout::unbind(std::size_t dim) const {
     for (std::size_t i = 0; i < shape_[dim]; ++i) {
       out.push_back(*this);
       auto selected = out.back().select_in_place(dim, i);
-      if (!selected) return selected.error().in("unbind");
+      if (!selected) return std::move(selected).error();
     }
     return out;
   });

@@ -412,7 +412,7 @@ class Tensor {
       // The row-major layout first: an empty tensor's shape may have no row-major strides that
       // fit (e.g. [0, 2^62, 2^62]); that is size_overflow, not a crash.
       auto layout = Layout::contiguous(shape());
-      if (!layout) return layout.error().in("cast");
+      if (!layout) return std::move(layout).error();
       const std::size_t n = numel();
       auto out = detail::try_allocate_buffer<U>(n);
       if (out == nullptr) return ShapeError::allocation_failed("cast", n);
@@ -481,7 +481,7 @@ class Tensor {
   static Result<Tensor> full_impl(const char* op, const Shape& shape, T value) {
     return detail::guard_allocations(op, [&]() -> Result<Tensor> {
       auto layout = Layout::contiguous(shape);
-      if (!layout) return layout.error().in(op);
+      if (!layout) return std::move(layout).error();
       auto made = allocate(op, std::move(*layout));
       if (made) std::fill_n(made->mutable_data(), made->numel(), value);
       return made;
