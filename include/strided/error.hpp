@@ -395,10 +395,8 @@ class ShapeError {
         return d.length;
       else if constexpr (requires { d.storage_len; })
         return d.storage_len;
-      else if constexpr (requires {
-                           d.axis;
-                           d.index;
-                         })
+      else if constexpr (std::is_same_v<std::remove_cvref_t<decltype(d)>,
+                                        shape_errors::IndexOutOfRange>)
         return 1;
       else
         return 0;
