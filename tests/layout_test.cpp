@@ -236,7 +236,7 @@ TEST_CASE("data errors carry the sample index and shapes") {
           "zeros: could not allocate a buffer of 12 elements");
   REQUIRE(strided::ShapeError::index_out_of_range("select", 0, 7, {3}).message() ==
           "select: index 7 is out of bounds for axis 0 of size 3 (shape [3])");
-  REQUIRE(strided::ShapeError::rank_mismatch_required("transpose_2d", 2, 3).message() ==
+  REQUIRE(strided::ShapeError::rank_required("transpose_2d", 3, 2).message() ==
           "transpose_2d: needs rank 2, got rank 3");
 }
 

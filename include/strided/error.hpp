@@ -1,254 +1,301 @@
-// ShapeError, the error of layout and construction, with its kinds and std::error_code category
-// "strided.shape". (DataError, the batch errors, is in strided/data_error.hpp, included at the
-// end.)
+// ShapeError, the error of layout and construction: its kind, its operation and its details (one
+// aggregate per kind, in strided/shape_error_details.hpp with the kinds), and the std::error_code
+// category "strided.shape". (DataError, the batch errors, is in strided/data_error.hpp, included
+// at the end.)
 #pragma once
 
 // clang-format off
 #include "strided/detail/config.hpp"  // first: the C++20 check
 // clang-format on
 
+#include <algorithm>
 #include <cstddef>
-#include <cstdint>
-#include <span>
+#include <memory>
 #include <string>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 
 #include "strided/detail/message_text.hpp"
 #include "strided/shape.hpp"
+#include "strided/shape_error_details.hpp"
 
 namespace strided {
 
-/// What went wrong in a shape or layout operation. Values start at 1 because std::error_code
-/// reads 0 as success.
-enum class ShapeErrorKind : int {
-  element_count_mismatch = 1,  ///< data length differs from the product of the shape
-  size_overflow,               ///< an element count, stride or offset overflows
-  rank_too_large,              ///< rank above strided::max_rank
-  rank_mismatch,               ///< wrong number of axes or indices for the tensor's rank
-  axis_out_of_range,           ///< an axis >= rank
-  duplicate_axis,              ///< an axis named twice
-  index_out_of_range,          ///< an index or range outside its axis
-  non_contiguous_reshape,      ///< reshape has no zero-copy view
-  broadcast_incompatible,      ///< shapes do not broadcast
-  invalid_argument,            ///< an argument outside its domain (e.g. a zero step)
-  storage_out_of_bounds,       ///< a layout reaches outside its buffer
-  allocation_failed,           ///< the element buffer could not be allocated
-};
-
-/// The lower-case name of a kind, e.g. "axis_out_of_range".
-constexpr const char* to_string(ShapeErrorKind kind) noexcept {
-  switch (kind) {
-    case ShapeErrorKind::element_count_mismatch:
-      return "element_count_mismatch";
-    case ShapeErrorKind::size_overflow:
-      return "size_overflow";
-    case ShapeErrorKind::rank_too_large:
-      return "rank_too_large";
-    case ShapeErrorKind::rank_mismatch:
-      return "rank_mismatch";
-    case ShapeErrorKind::axis_out_of_range:
-      return "axis_out_of_range";
-    case ShapeErrorKind::duplicate_axis:
-      return "duplicate_axis";
-    case ShapeErrorKind::index_out_of_range:
-      return "index_out_of_range";
-    case ShapeErrorKind::non_contiguous_reshape:
-      return "non_contiguous_reshape";
-    case ShapeErrorKind::broadcast_incompatible:
-      return "broadcast_incompatible";
-    case ShapeErrorKind::invalid_argument:
-      return "invalid_argument";
-    case ShapeErrorKind::storage_out_of_bounds:
-      return "storage_out_of_bounds";
-    case ShapeErrorKind::allocation_failed:
-      return "allocation_failed";
-  }
-  return "unknown";
-}
-
 namespace detail {
 
-constexpr std::size_t checked_numel_or_zero(std::span<const std::size_t> dims) noexcept {
-  std::size_t n = 1;
-  for (std::size_t d : dims)
-    if (__builtin_mul_overflow(n, d, &n)) return 0;
-  return n;
+/// The position of `T` in `Ts...`, or sizeof...(Ts) when the list does not hold it.
+template <class T, class... Ts>
+constexpr unsigned char type_index() noexcept {
+  constexpr bool same[] = {std::is_same_v<T, Ts>...};
+  unsigned char i = 0;
+  while (i < sizeof...(Ts) && !same[i]) ++i;
+  return i;
 }
 
-inline std::string dims_string(std::span<const std::size_t> dims) {
-  std::string out;
-  append_list(out, dims);
-  return out;
-}
-
-// Indices are std::size_t, so a Python habit such as select(0, -1) arrives as 2^64 - 1. No axis
-// can be that long (a size above PTRDIFF_MAX overflows every layout), so such a value is named
-// for what it almost certainly was.
-[[gnu::cold]] inline void append_negative_index_hint(MessageText& m, std::size_t value,
-                                                     std::size_t size, const char* what) {
-  if (value <= static_cast<std::size_t>(PTRDIFF_MAX)) return;
-  m << "; the " << what << " looks like the negative value ";
-  m.signed_value(static_cast<std::ptrdiff_t>(value));  // two's complement since C++20
-  m << " converted to std::size_t: strided counts from 0 and has no negative indices";
-  const std::size_t back = 0 - value;
-  if (back >= 1 && back <= size) m << " (use " << size - back << ", i.e. size - " << back << ")";
-}
+inline constexpr Shape no_shape{};  // what lhs()/rhs() return for details without that shape
 
 }  // namespace detail
 
-/// The error of every shape or layout operation: its kind, the operation that raised it and the
-/// values involved. A literal type (no std::string member) so that layout algebra stays constexpr;
-/// message() builds the text on demand.
+/// The error of every shape or layout operation: its kind, the operation that raised it and its
+/// details, one of the aggregates of namespace shape_errors (get_if<P>() reads them; axis(),
+/// rank(), lhs(), rhs(), index() and length() are a generic view of them). A literal type (no
+/// std::string member) so that layout algebra stays constexpr; message() builds the text on
+/// demand.
 class ShapeError {
- public:
-  /// An error of `kind` raised by `op` (a string literal), without context.
-  constexpr ShapeError(ShapeErrorKind kind, const char* op) noexcept : kind_(kind), op_(op) {}
+  template <class P>
+  static constexpr unsigned char tag_of = detail::type_index<
+      P, shape_errors::NoDetails, shape_errors::ElementCountMismatch, shape_errors::InferMismatch,
+      shape_errors::SizeOverflow, shape_errors::RankTooLarge, shape_errors::RankMismatch,
+      shape_errors::RankRequired, shape_errors::AxisOutOfRange, shape_errors::DuplicateAxis,
+      shape_errors::IndexOutOfRange, shape_errors::RangeOutOfRange,
+      shape_errors::NonContiguousReshape, shape_errors::BroadcastIncompatible,
+      shape_errors::InvalidArgument, shape_errors::InvalidAxisArgument,
+      shape_errors::StorageOutOfBounds, shape_errors::StorageBelowZero,
+      shape_errors::AllocationFailed, shape_errors::OutOfMemory>();
+  static constexpr unsigned char tag_count = tag_of<void>;
+  template <class P>
+  static constexpr bool is_details =
+      tag_of<P> < tag_count && !std::is_same_v<P, shape_errors::NoDetails>;
 
-  /// @name Named constructors, one per kind, taking the context each kind reports
+  // One member per shape_errors aggregate; tag_ says which is alive.
+  union Details {
+    shape_errors::NoDetails no_details;
+    shape_errors::ElementCountMismatch element_count_mismatch;
+    shape_errors::InferMismatch infer_mismatch;
+    shape_errors::SizeOverflow size_overflow;
+    shape_errors::RankTooLarge rank_too_large;
+    shape_errors::RankMismatch rank_mismatch;
+    shape_errors::RankRequired rank_required;
+    shape_errors::AxisOutOfRange axis_out_of_range;
+    shape_errors::DuplicateAxis duplicate_axis;
+    shape_errors::IndexOutOfRange index_out_of_range;
+    shape_errors::RangeOutOfRange range_out_of_range;
+    shape_errors::NonContiguousReshape non_contiguous_reshape;
+    shape_errors::BroadcastIncompatible broadcast_incompatible;
+    shape_errors::InvalidArgument invalid_argument;
+    shape_errors::InvalidAxisArgument invalid_axis_argument;
+    shape_errors::StorageOutOfBounds storage_out_of_bounds;
+    shape_errors::StorageBelowZero storage_below_zero;
+    shape_errors::AllocationFailed allocation_failed;
+    shape_errors::OutOfMemory out_of_memory;
+
+    constexpr Details() noexcept : no_details() {}
+    constexpr Details(shape_errors::NoDetails d) noexcept : no_details(d) {}
+    constexpr Details(shape_errors::ElementCountMismatch d) noexcept
+        : element_count_mismatch(std::move(d)) {}
+    constexpr Details(shape_errors::InferMismatch d) noexcept : infer_mismatch(std::move(d)) {}
+    constexpr Details(shape_errors::SizeOverflow d) noexcept : size_overflow(std::move(d)) {}
+    constexpr Details(shape_errors::RankTooLarge d) noexcept : rank_too_large(d) {}
+    constexpr Details(shape_errors::RankMismatch d) noexcept : rank_mismatch(d) {}
+    constexpr Details(shape_errors::RankRequired d) noexcept : rank_required(d) {}
+    constexpr Details(shape_errors::AxisOutOfRange d) noexcept : axis_out_of_range(std::move(d)) {}
+    constexpr Details(shape_errors::DuplicateAxis d) noexcept : duplicate_axis(std::move(d)) {}
+    constexpr Details(shape_errors::IndexOutOfRange d) noexcept
+        : index_out_of_range(std::move(d)) {}
+    constexpr Details(shape_errors::RangeOutOfRange d) noexcept
+        : range_out_of_range(std::move(d)) {}
+    constexpr Details(shape_errors::NonContiguousReshape d) noexcept
+        : non_contiguous_reshape(std::move(d)) {}
+    constexpr Details(shape_errors::BroadcastIncompatible d) noexcept
+        : broadcast_incompatible(std::move(d)) {}
+    constexpr Details(shape_errors::InvalidArgument d) noexcept : invalid_argument(d) {}
+    constexpr Details(shape_errors::InvalidAxisArgument d) noexcept
+        : invalid_axis_argument(std::move(d)) {}
+    constexpr Details(shape_errors::StorageOutOfBounds d) noexcept
+        : storage_out_of_bounds(std::move(d)) {}
+    constexpr Details(shape_errors::StorageBelowZero d) noexcept
+        : storage_below_zero(std::move(d)) {}
+    constexpr Details(shape_errors::AllocationFailed d) noexcept : allocation_failed(d) {}
+    constexpr Details(shape_errors::OutOfMemory d) noexcept : out_of_memory(d) {}
+    constexpr ~Details() {}  // ShapeError destroys the member tag_ names
+  };
+
+  // The one switch over the details, for a const or a mutable ShapeError.
+  template <class Self, class F>
+  static constexpr decltype(auto) visit_details(Self& self, F&& f) {
+    auto& d = self.details_;
+    using namespace shape_errors;
+    switch (self.tag_) {
+      case tag_of<ElementCountMismatch>:
+        return f(d.element_count_mismatch);
+      case tag_of<InferMismatch>:
+        return f(d.infer_mismatch);
+      case tag_of<SizeOverflow>:
+        return f(d.size_overflow);
+      case tag_of<RankTooLarge>:
+        return f(d.rank_too_large);
+      case tag_of<RankMismatch>:
+        return f(d.rank_mismatch);
+      case tag_of<RankRequired>:
+        return f(d.rank_required);
+      case tag_of<AxisOutOfRange>:
+        return f(d.axis_out_of_range);
+      case tag_of<DuplicateAxis>:
+        return f(d.duplicate_axis);
+      case tag_of<IndexOutOfRange>:
+        return f(d.index_out_of_range);
+      case tag_of<RangeOutOfRange>:
+        return f(d.range_out_of_range);
+      case tag_of<NonContiguousReshape>:
+        return f(d.non_contiguous_reshape);
+      case tag_of<BroadcastIncompatible>:
+        return f(d.broadcast_incompatible);
+      case tag_of<InvalidArgument>:
+        return f(d.invalid_argument);
+      case tag_of<InvalidAxisArgument>:
+        return f(d.invalid_axis_argument);
+      case tag_of<StorageOutOfBounds>:
+        return f(d.storage_out_of_bounds);
+      case tag_of<StorageBelowZero>:
+        return f(d.storage_below_zero);
+      case tag_of<AllocationFailed>:
+        return f(d.allocation_failed);
+      case tag_of<OutOfMemory>:
+        return f(d.out_of_memory);
+      default:
+        return f(d.no_details);
+    }
+  }
+  constexpr void destroy_details() noexcept {
+    visit_details(*this, [](auto& d) { std::destroy_at(&d); });
+  }
+
+ public:
+  /// An error of `kind` raised by `op` (a string literal), without details.
+  constexpr ShapeError(ShapeErrorKind kind, const char* op) noexcept
+      : op_(op), kind_(kind), tag_(tag_of<shape_errors::NoDetails>) {}
+  /// An error raised by `op` with `details` (one of the shape_errors aggregates); the kind is
+  /// theirs.
+  template <class P>
+  requires is_details<P>
+  constexpr ShapeError(const char* op, P details)
+      : op_(op), kind_(P::kind), tag_(tag_of<P>), details_(std::move(details)) {}
+
+  /// @name Copies and moves, which carry the details (constexpr, as the rest)
   ///@{
 
-  /// Each builds an error of the kind of the same name, raised by `op`.
-  static constexpr ShapeError element_count_mismatch(const char* op, const Shape& shape,
-                                                     std::size_t length) {
-    ShapeError e(ShapeErrorKind::element_count_mismatch, op);
-    e.lhs_ = shape;
-    e.length_ = length;
-    return e;
+  /// Copies `other`, its details included.
+  constexpr ShapeError(const ShapeError& other)
+      : op_(other.op_),
+        kind_(other.kind_),
+        tag_(other.tag_),
+        details_(visit_details(other, [](const auto& d) { return Details(d); })) {}
+  constexpr ShapeError(ShapeError&& other) noexcept
+      : op_(other.op_),
+        kind_(other.kind_),
+        tag_(other.tag_),
+        details_(visit_details(other, [](auto& d) { return Details(std::move(d)); })) {}
+  constexpr ShapeError& operator=(const ShapeError& other) {
+    if (this != &other) *this = ShapeError(other);
+    return *this;
   }
-  /// The sizes `requested` (one of them `infer`) cannot hold `numel` elements: `numel` is not a
-  /// multiple of `others`, the product of the other sizes. Kind element_count_mismatch; lhs() is
-  /// the shape as the caller wrote it, so the message never shows a size nobody asked for.
-  static constexpr ShapeError infer_mismatch(const char* op, const Shape& requested,
-                                             std::size_t numel, std::size_t others) {
-    ShapeError e = element_count_mismatch(op, requested, numel);
-    e.index_ = others;
-    e.what_ = "infer";
-    return e;
+  constexpr ShapeError& operator=(ShapeError&& other) noexcept {
+    if (this == &other) return *this;
+    destroy_details();
+    op_ = other.op_;
+    kind_ = other.kind_;
+    tag_ = other.tag_;
+    visit_details(other, [this](auto& d) { std::construct_at(&details_, std::move(d)); });
+    return *this;
+  }
+  constexpr ~ShapeError() { destroy_details(); }
+
+  ///@}
+
+  /// @name Named constructors: `op` first, then the axis and indices, then the shapes
+  ///@{
+
+  /// Each builds the details of the same name in shape_errors, raised by `op`.
+  static constexpr ShapeError element_count_mismatch(const char* op, std::size_t elements,
+                                                     const Shape& shape) {
+    return {op, shape_errors::ElementCountMismatch{elements, shape}};
+  }
+  /// Kind element_count_mismatch: `shape` is the shape as the caller wrote it (one size
+  /// strided::infer), so the message never shows a size nobody asked for.
+  static constexpr ShapeError infer_mismatch(const char* op, std::size_t numel, std::size_t others,
+                                             const Shape& shape) {
+    return {op, shape_errors::InferMismatch{numel, others, shape}};
   }
   static constexpr ShapeError size_overflow(const char* op, const Shape& shape) {
-    ShapeError e(ShapeErrorKind::size_overflow, op);
-    e.lhs_ = shape;
-    return e;
+    return {op, shape_errors::SizeOverflow{shape}};
   }
   static constexpr ShapeError rank_too_large(const char* op, std::size_t rank) {
-    ShapeError e(ShapeErrorKind::rank_too_large, op);
-    e.rank_ = rank;
-    return e;
+    return {op, shape_errors::RankTooLarge{rank}};
   }
-  /// `length` axes or indices were given to a tensor of rank `rank`.
-  static constexpr ShapeError rank_mismatch(const char* op, std::size_t rank, std::size_t length) {
-    ShapeError e(ShapeErrorKind::rank_mismatch, op);
-    e.rank_ = rank;
-    e.length_ = length;
-    return e;
+  /// `entries` axes or indices were given to a tensor of rank `rank`.
+  static constexpr ShapeError rank_mismatch(const char* op, std::size_t rank, std::size_t entries) {
+    return {op, shape_errors::RankMismatch{rank, entries}};
   }
-  /// The operation needs rank `required`; the tensor has rank `rank`.
-  static constexpr ShapeError rank_mismatch_required(const char* op, std::size_t required,
-                                                     std::size_t rank) {
-    ShapeError e = rank_mismatch(op, rank, required);
-    e.what_ = "required";
-    return e;
+  /// Kind rank_mismatch: the operation needs rank `required`; the tensor has rank `rank`.
+  static constexpr ShapeError rank_required(const char* op, std::size_t rank,
+                                            std::size_t required) {
+    return {op, shape_errors::RankRequired{rank, required}};
   }
   static constexpr ShapeError axis_out_of_range(const char* op, std::size_t axis,
                                                 const Shape& shape) {
-    ShapeError e(ShapeErrorKind::axis_out_of_range, op);
-    e.axis_ = axis;
-    e.rank_ = shape.size();
-    e.lhs_ = shape;
-    return e;
+    return {op, shape_errors::AxisOutOfRange{axis, shape}};
   }
   static constexpr ShapeError duplicate_axis(const char* op, std::size_t axis, const Shape& axes) {
-    ShapeError e(ShapeErrorKind::duplicate_axis, op);
-    e.axis_ = axis;
-    e.rhs_ = axes;
-    e.rank_ = axes.size();
-    return e;
+    return {op, shape_errors::DuplicateAxis{axis, axes}};
   }
-  /// Index `index` is not inside axis `axis` of `shape`.
   static constexpr ShapeError index_out_of_range(const char* op, std::size_t axis,
                                                  std::size_t index, const Shape& shape) {
-    ShapeError e(ShapeErrorKind::index_out_of_range, op);
-    e.axis_ = axis;
-    e.index_ = index;
-    e.length_ = 1;
-    e.rank_ = shape.size();
-    e.lhs_ = shape;
-    return e;
+    return {op, shape_errors::IndexOutOfRange{axis, index, shape}};
   }
-  /// The range [start, start + length) is not inside axis `axis` of `shape` (kind
-  /// index_out_of_range; index() is the start).
+  /// Kind index_out_of_range: [start, start + length) is not inside axis `axis` of `shape`.
   static constexpr ShapeError range_out_of_range(const char* op, std::size_t axis,
                                                  std::size_t start, std::size_t length,
                                                  const Shape& shape) {
-    ShapeError e = index_out_of_range(op, axis, start, shape);
-    e.length_ = length;
-    e.what_ = "range";
-    return e;
+    return {op, shape_errors::RangeOutOfRange{axis, start, length, shape}};
   }
-  static constexpr ShapeError non_contiguous_reshape(const char* op, const Shape& from,
-                                                     const Shape& to) {
-    ShapeError e(ShapeErrorKind::non_contiguous_reshape, op);
-    e.lhs_ = from;
-    e.rhs_ = to;
-    return e;
-  }
-  static constexpr ShapeError broadcast_incompatible(const char* op, const Shape& own,
+  static constexpr ShapeError non_contiguous_reshape(const char* op, const Shape& shape,
                                                      const Shape& target) {
-    ShapeError e(ShapeErrorKind::broadcast_incompatible, op);
-    e.lhs_ = own;
-    e.rhs_ = target;
-    return e;
+    return {op, shape_errors::NonContiguousReshape{shape, target}};
   }
-  /// `what` is a string literal describing the broken requirement, e.g. "step must not be zero".
+  static constexpr ShapeError broadcast_incompatible(const char* op, const Shape& shape,
+                                                     const Shape& target) {
+    return {op, shape_errors::BroadcastIncompatible{shape, target}};
+  }
+  /// `what` is a string literal naming the broken requirement, e.g. "step must not be zero".
   static constexpr ShapeError invalid_argument(const char* op, const char* what) {
-    ShapeError e(ShapeErrorKind::invalid_argument, op);
-    e.what_ = what;
-    return e;
+    return {op, shape_errors::InvalidArgument{what}};
   }
-  /// invalid_argument about axis `axis` of `shape`: the message names the axis, its size and the
-  /// shape before `what`, e.g. "squeeze: axis 0 of size 4 (shape [4, 2]): only an axis of size 1
-  /// can be squeezed".
-  static constexpr ShapeError invalid_axis_argument(const char* op, const char* what,
-                                                    std::size_t axis, const Shape& shape) {
-    ShapeError e = invalid_argument(op, what);
-    e.axis_ = axis;
-    e.rank_ = shape.size();
-    e.lhs_ = shape;
-    e.axis_context_ = true;
-    return e;
+  /// Kind invalid_argument about axis `axis` of `shape`, e.g. "squeeze: axis 0 of size 4 (shape
+  /// [4, 2]): only an axis of size 1 can be squeezed".
+  static constexpr ShapeError invalid_axis_argument(const char* op, std::size_t axis,
+                                                    const Shape& shape, const char* what) {
+    return {op, shape_errors::InvalidAxisArgument{axis, shape, what}};
   }
-  /// A layout of `shape` reaches storage index `index` (or below 0 when `below_zero`) in a buffer
-  /// of `length` elements.
-  static constexpr ShapeError storage_out_of_bounds(const char* op, const Shape& shape,
-                                                    std::size_t index, std::size_t length,
-                                                    bool below_zero) {
-    ShapeError e(ShapeErrorKind::storage_out_of_bounds, op);
-    e.lhs_ = shape;
-    e.index_ = index;
-    e.length_ = length;
-    e.what_ = below_zero ? "below" : nullptr;
-    return e;
+  static constexpr ShapeError storage_out_of_bounds(const char* op, std::size_t index,
+                                                    std::size_t storage_len, const Shape& shape) {
+    return {op, shape_errors::StorageOutOfBounds{index, storage_len, shape}};
+  }
+  /// Kind storage_out_of_bounds: a layout of `shape` reaches below storage index 0.
+  static constexpr ShapeError storage_below_zero(const char* op, std::size_t storage_len,
+                                                 const Shape& shape) {
+    return {op, shape_errors::StorageBelowZero{storage_len, shape}};
   }
   static constexpr ShapeError allocation_failed(const char* op, std::size_t elements) {
-    ShapeError e(ShapeErrorKind::allocation_failed, op);
-    e.length_ = elements;
-    return e;
+    return {op, shape_errors::AllocationFailed{elements}};
   }
-  /// Kind allocation_failed for memory other than an element buffer: a shape of more than
-  /// 6 axes, the vector of split/chunk/unbind, the context of an error.
+  /// Kind allocation_failed for memory other than an element buffer.
   static constexpr ShapeError out_of_memory(const char* op) {
-    ShapeError e(ShapeErrorKind::allocation_failed, op);
-    e.what_ = "memory";
-    return e;
+    return {op, shape_errors::OutOfMemory{}};
   }
 
   ///@}
 
   /// The same error reported under another operation's name (a factory re-labelling the error
   /// of the layout it builds).
-  constexpr ShapeError in(const char* op) const {
+  constexpr ShapeError in(const char* op) const& {
     ShapeError e = *this;
+    e.op_ = op;
+    return e;
+  }
+  /// in() without a copy of the details, which could allocate (shapes of more than 6 axes).
+  constexpr ShapeError in(const char* op) && noexcept {
+    ShapeError e = std::move(*this);
     e.op_ = op;
     return e;
   }
@@ -257,18 +304,106 @@ class ShapeError {
   constexpr ShapeErrorKind kind() const noexcept { return kind_; }
   /// The operation that failed, e.g. "narrow".
   constexpr const char* op() const noexcept { return op_; }
-  /// The axis involved (axis_out_of_range, duplicate_axis, index_out_of_range).
-  constexpr std::size_t axis() const noexcept { return axis_; }
-  /// The tensor's rank (or the rank asked for, for rank_too_large).
-  constexpr std::size_t rank() const noexcept { return rank_; }
-  /// The operand's own shape (or the shape being built).
-  constexpr const Shape& lhs() const noexcept { return lhs_; }
-  /// The other shape: a broadcast or reshape target, or the axes given to permute.
-  constexpr const Shape& rhs() const noexcept { return rhs_; }
-  /// The offending index, range start, or storage index reached.
-  constexpr std::size_t index() const noexcept { return index_; }
-  /// A length: of the data, of a range, of the buffer, or the number of entries given.
-  constexpr std::size_t length() const noexcept { return length_; }
+
+  /// The details if they are a `P` (e.g. shape_errors::IndexOutOfRange), else nullptr.
+  template <class P>
+  requires(tag_of<P> < tag_count) constexpr const P* get_if() const noexcept {
+    const P* out = nullptr;
+    visit([&out](const auto& d) {
+      if constexpr (std::is_same_v<std::remove_cvref_t<decltype(d)>, P>) out = &d;
+    });
+    return out;
+  }
+  /// Calls `f` with the details (a const reference to one shape_errors aggregate); returns its
+  /// result.
+  template <class F>
+  constexpr decltype(auto) visit(F&& f) const {
+    return visit_details(*this, std::forward<F>(f));
+  }
+
+  /// @name The generic view of the details (0 or an empty shape where they have no such field)
+  ///@{
+
+  /// The axis involved: `axis` of the details.
+  constexpr std::size_t axis() const noexcept {
+    return visit([](const auto& d) -> std::size_t {
+      if constexpr (requires { d.axis; })
+        return d.axis;
+      else
+        return 0;
+    });
+  }
+  /// The rank: `rank` of the details, or the size of their `axes` or of the shape `axis` is in.
+  constexpr std::size_t rank() const noexcept {
+    return visit([](const auto& d) -> std::size_t {
+      if constexpr (requires { d.rank; })
+        return d.rank;
+      else if constexpr (requires { d.axes; })
+        return d.axes.size();
+      else if constexpr (requires { d.axis; })
+        return d.shape.size();
+      else
+        return 0;
+    });
+  }
+  /// The operand's own shape (or the shape being built): `shape` of the details.
+  constexpr const Shape& lhs() const noexcept {
+    return visit([](const auto& d) -> const Shape& {
+      if constexpr (requires { d.shape; })
+        return d.shape;
+      else
+        return detail::no_shape;
+    });
+  }
+  /// The other shape: `target` (of a broadcast or reshape) or `axes` of the details.
+  constexpr const Shape& rhs() const noexcept {
+    return visit([](const auto& d) -> const Shape& {
+      if constexpr (requires { d.target; })
+        return d.target;
+      else if constexpr (requires { d.axes; })
+        return d.axes;
+      else
+        return detail::no_shape;
+    });
+  }
+  /// `index`, `start` or `others` of the details.
+  constexpr std::size_t index() const noexcept {
+    return visit([](const auto& d) -> std::size_t {
+      if constexpr (requires { d.index; })
+        return d.index;
+      else if constexpr (requires { d.start; })
+        return d.start;
+      else if constexpr (requires { d.others; })
+        return d.others;
+      else
+        return 0;
+    });
+  }
+  /// A count: `elements`, `numel`, `entries`, `required`, `length` (1 for one index) or
+  /// `storage_len` of the details.
+  constexpr std::size_t length() const noexcept {
+    return visit([](const auto& d) -> std::size_t {
+      if constexpr (requires { d.elements; })
+        return d.elements;
+      else if constexpr (requires { d.numel; })
+        return d.numel;
+      else if constexpr (requires { d.entries; })
+        return d.entries;
+      else if constexpr (requires { d.required; })
+        return d.required;
+      else if constexpr (requires { d.length; })
+        return d.length;
+      else if constexpr (requires { d.storage_len; })
+        return d.storage_len;
+      else if constexpr (std::is_same_v<std::remove_cvref_t<decltype(d)>,
+                                        shape_errors::IndexOutOfRange>)
+        return 1;
+      else
+        return 0;
+    });
+  }
+
+  ///@}
 
   /// The kind as a std::error_code in the "strided.shape" category.
   std::error_code code() const noexcept;
@@ -278,16 +413,10 @@ class ShapeError {
   std::string description() const;
 
  private:
-  ShapeErrorKind kind_;
   const char* op_;
-  const char* what_ = nullptr;
-  std::size_t axis_ = 0;
-  std::size_t rank_ = 0;
-  std::size_t index_ = 0;
-  std::size_t length_ = 0;
-  bool axis_context_ = false;  // invalid_argument: axis_ and lhs_ are set
-  Shape lhs_;
-  Shape rhs_;
+  ShapeErrorKind kind_;
+  unsigned char tag_;  // tag_of the member of details_ that is alive
+  Details details_;
 };
 
 namespace detail {
@@ -326,86 +455,15 @@ inline std::error_code ShapeError::code() const noexcept { return make_error_cod
 
 [[gnu::cold]] inline std::string ShapeError::description() const {
   detail::MessageText m;
-  const std::size_t axis_size = axis_ < lhs_.size() ? lhs_[axis_] : 0;
-  switch (kind_) {
-    case ShapeErrorKind::element_count_mismatch:
-      if (what_ != nullptr) {
-        m << "shape ";
-        m.dims_with_infer(lhs_.span())
-            << " cannot hold " << length_ << " elements: " << length_ << " is not a multiple of "
-            << index_ << ", the product of the other sizes";
-      } else {
-        m << length_ << " elements do not match shape ";
-        m.dims(lhs_.span()) << " (" << detail::checked_numel_or_zero(lhs_.span()) << " elements)";
-      }
-      break;
-    case ShapeErrorKind::size_overflow:
-      m << "the element count, a stride or the offset of shape ";
-      m.dims(lhs_.span()) << " overflows";
-      break;
-    case ShapeErrorKind::rank_too_large:
-      m << "rank " << rank_ << " exceeds the maximum rank " << max_rank;
-      break;
-    case ShapeErrorKind::rank_mismatch:
-      if (what_ != nullptr)
-        m << "needs rank " << length_ << ", got rank " << rank_;
-      else
-        m << length_ << " entries given for a tensor of rank " << rank_;
-      break;
-    case ShapeErrorKind::axis_out_of_range:
-      m << "axis " << axis_ << " is out of range for rank " << rank_ << " (shape ";
-      m.dims(lhs_.span()) << ")";
-      break;
-    case ShapeErrorKind::duplicate_axis:
-      m << "axis " << axis_ << " appears more than once in ";
-      m.dims(rhs_.span());
-      break;
-    case ShapeErrorKind::index_out_of_range:
-      if (what_ == nullptr)
-        m << "index " << index_;
-      else if (index_ > static_cast<std::size_t>(-1) - length_)
-        m << "range starting at " << index_ << " with length " << length_ << " overflows and";
-      else
-        m << "range [" << index_ << ", " << index_ + length_ << ")";
-      m << " is out of bounds for axis " << axis_ << " of size " << axis_size << " (shape ";
-      m.dims(lhs_.span()) << ")";
-      detail::append_negative_index_hint(m, index_, axis_size,
-                                         what_ == nullptr ? "index" : "start");
-      break;
-    case ShapeErrorKind::non_contiguous_reshape:
-      m << "shape ";
-      m.dims(lhs_.span()) << " has no zero-copy view as ";
-      m.dims(rhs_.span()) << " with its strides; call contiguous() first";
-      break;
-    case ShapeErrorKind::broadcast_incompatible:
-      m << "shape ";
-      m.dims(lhs_.span()) << " cannot be broadcast with ";
-      m.dims(rhs_.span());
-      break;
-    case ShapeErrorKind::invalid_argument:
-      if (axis_context_) {
-        m << "axis " << axis_ << " of size " << axis_size << " (shape ";
-        m.dims(lhs_.span()) << "): ";
-      }
-      m << (what_ != nullptr ? what_ : "invalid argument");
-      break;
-    case ShapeErrorKind::storage_out_of_bounds:
-      m << "a layout of shape ";
-      if (what_ != nullptr)
-        m.dims(lhs_.span()) << " reaches below storage index 0 (buffer length " << length_ << ")";
-      else
-        m.dims(lhs_.span()) << " reaches storage index " << index_
-                            << ", outside the buffer of length " << length_;
-      break;
-    case ShapeErrorKind::allocation_failed:
-      if (what_ != nullptr)
-        m << "out of memory";
-      else
-        m << "could not allocate a buffer of " << length_ << " elements";
-      break;
-    default:
-      m << "unknown error";
-  }
+  visit([&](const auto& d) {
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(d)>, shape_errors::NoDetails>) {
+      std::string words = to_string(kind_);
+      std::replace(words.begin(), words.end(), '_', ' ');
+      m << words;
+    } else {
+      describe(m, d);
+    }
+  });
   return std::move(m).take();
 }
 

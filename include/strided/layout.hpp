@@ -52,7 +52,7 @@ constexpr Result<Shape> resolve_infer(const Shape& shape, std::size_t numel, con
   for (std::size_t k = 0; k < shape.size(); ++k)
     if (k != inferred && __builtin_mul_overflow(others, shape[k], &others))
       return ShapeError::size_overflow(op, shape);
-  if (numel % others != 0) return ShapeError::infer_mismatch(op, shape, numel, others);
+  if (numel % others != 0) return ShapeError::infer_mismatch(op, numel, others, shape);
   Shape out = shape;
   out[inferred] = numel / others;
   return out;
@@ -171,11 +171,10 @@ class Layout {
       if (empty()) return {};
       const detail::Reach r = reach();
       const auto start = static_cast<std::ptrdiff_t>(offset_);
-      if (start + r.low < 0)
-        return ShapeError::storage_out_of_bounds(op, shape_, 0, storage_len, true);
+      if (start + r.low < 0) return ShapeError::storage_below_zero(op, storage_len, shape_);
       const auto last = static_cast<std::size_t>(start + r.high);
       if (last >= storage_len)
-        return ShapeError::storage_out_of_bounds(op, shape_, last, storage_len, false);
+        return ShapeError::storage_out_of_bounds(op, last, storage_len, shape_);
       return {};
     });
   }
@@ -360,7 +359,7 @@ class Layout {
       // The common case, a row-major layout, is recognised without a chain of products.
       const auto row_major_n = detail::row_major_numel(shape_, strides_);
       const std::size_t old_n = row_major_n ? *row_major_n : numel();
-      if (*n != old_n) return ShapeError::element_count_mismatch("reshape", new_shape, old_n);
+      if (*n != old_n) return ShapeError::element_count_mismatch("reshape", old_n, new_shape);
       // Row-major data stays row-major (and 0 or 1 element has no order to preserve).
       const bool row_major = *n <= 1 || row_major_n || is_contiguous();
       // Sizes >= 1 multiplying to at most PTRDIFF_MAX give strides that fit; otherwise check.

@@ -124,8 +124,8 @@ constexpr Result<void> Layout::squeeze_in_place() {
 constexpr Result<void> Layout::squeeze_in_place(std::size_t dim) {
   if (dim >= rank()) return ShapeError::axis_out_of_range("squeeze", dim, shape_);
   if (shape_[dim] != 1)
-    return ShapeError::invalid_axis_argument("squeeze", "only an axis of size 1 can be squeezed",
-                                             dim, shape_);
+    return ShapeError::invalid_axis_argument("squeeze", dim, shape_,
+                                             "only an axis of size 1 can be squeezed");
   erase_axis(dim);
   return {};
 }
@@ -186,9 +186,7 @@ constexpr Result<void> Layout::flatten_in_place(std::size_t first, std::size_t l
     for (std::size_t k = 0; k < first; ++k) shape.push_back(shape_[k]);
     shape.push_back(merged);
     for (std::size_t k = last + 1; k < rank(); ++k) shape.push_back(shape_[k]);
-    auto reshaped = reshape_exact_in_place(shape);
-    if (!reshaped) return reshaped.error().in("flatten");
-    return {};
+    return reshape_exact_in_place(shape);
   });
 }
 
@@ -203,7 +201,7 @@ constexpr Result<void> Layout::unflatten_in_place(std::size_t dim, const Shape& 
     const auto n = detail::checked_numel(*resolved);
     if (!n) return ShapeError::size_overflow("unflatten", *resolved);
     if (*n != shape_[dim])
-      return ShapeError::element_count_mismatch("unflatten", *resolved, shape_[dim]);
+      return ShapeError::element_count_mismatch("unflatten", shape_[dim], *resolved);
     Shape shape;
     for (std::size_t k = 0; k < rank(); ++k) {
       if (k != dim) {
@@ -212,9 +210,7 @@ constexpr Result<void> Layout::unflatten_in_place(std::size_t dim, const Shape& 
       }
       for (std::size_t size : *resolved) shape.push_back(size);
     }
-    auto reshaped = reshape_exact_in_place(shape);
-    if (!reshaped) return reshaped.error().in("unflatten");
-    return {};
+    return reshape_exact_in_place(shape);
   });
 }
 
@@ -265,7 +261,7 @@ inline Result<std::vector<Layout>> Layout::split(std::size_t dim, std::size_t si
     for (std::size_t start = 0; start < total; start += std::min(size, total - start)) {
       out.push_back(*this);
       auto narrowed = out.back().narrow_in_place(dim, start, std::min(size, total - start));
-      if (!narrowed) return narrowed.error().in("split");
+      if (!narrowed) return std::move(narrowed).error();
     }
     return out;
   });
@@ -278,9 +274,7 @@ inline Result<std::vector<Layout>> Layout::chunk(std::size_t dim, std::size_t n)
       return ShapeError::invalid_argument("chunk", "the number of chunks must not be zero");
     const std::size_t total = shape_[dim];
     if (total == 0) return std::vector<Layout>(n, *this);
-    auto out = split(dim, total / n + (total % n != 0 ? 1 : 0));
-    if (!out) return out.error().in("chunk");
-    return out;
+    return split(dim, total / n + (total % n != 0 ? 1 : 0));
   });
 }
 
@@ -292,7 +286,7 @@ inline Result<std::vector<Layout>> Layout::unbind(std::size_t dim) const {
     for (std::size_t i = 0; i < shape_[dim]; ++i) {
       out.push_back(*this);
       auto selected = out.back().select_in_place(dim, i);
-      if (!selected) return selected.error().in("unbind");
+      if (!selected) return std::move(selected).error();
     }
     return out;
   });

@@ -61,11 +61,11 @@ Result<Tensor<R>> zip_apply(const char* op, F& f, const Tensor<T>&... in) {
     auto shape = common_shape(op, in...);
     if (!shape) return shape.error();
     auto layout = Layout::contiguous(*shape);
-    if (!layout) return layout.error().in(op);
+    if (!layout) return std::move(layout).error();
     std::array<Layout, sizeof...(T)> views{};
     std::size_t i = 0;
     for (Result<Layout> v : {in.layout().broadcast_to(*shape)...}) {
-      if (!v) return v.error().in(op);
+      if (!v) return std::move(v).error();
       views[i++] = std::move(*v);
     }
     const std::size_t n = layout->numel();

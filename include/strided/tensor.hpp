@@ -255,7 +255,7 @@ class Tensor {
   }
   /// Transpose of a rank-2 tensor; rank_mismatch otherwise.
   Result<Tensor> transpose_2d() const {
-    if (rank() != 2) return ShapeError::rank_mismatch_required("transpose_2d", 2, rank());
+    if (rank() != 2) return ShapeError::rank_required("transpose_2d", rank(), 2);
     return transpose(0, 1);
   }
   /// Output axis k is input axis perm[k].
@@ -382,7 +382,7 @@ class Tensor {
   Result<void> copy_to(std::span<T> dst) const {
     return detail::guard_allocations("copy_to", [&]() -> Result<void> {
       if (dst.size() != numel())
-        return ShapeError::element_count_mismatch("copy_to", shape(), dst.size());
+        return ShapeError::element_count_mismatch("copy_to", dst.size(), shape());
       copy_into(dst.data());
       return {};
     });
@@ -412,7 +412,7 @@ class Tensor {
       // The row-major layout first: an empty tensor's shape may have no row-major strides that
       // fit (e.g. [0, 2^62, 2^62]); that is size_overflow, not a crash.
       auto layout = Layout::contiguous(shape());
-      if (!layout) return layout.error().in("cast");
+      if (!layout) return std::move(layout).error();
       const std::size_t n = numel();
       auto out = detail::try_allocate_buffer<U>(n);
       if (out == nullptr) return ShapeError::allocation_failed("cast", n);
@@ -466,7 +466,7 @@ class Tensor {
   static Result<Layout> checked_layout(const char* op, const Shape& shape, std::size_t len) {
     auto layout = Layout::contiguous(shape);
     if (!layout) return layout.error().in(op);
-    if (layout->numel() != len) return ShapeError::element_count_mismatch(op, shape, len);
+    if (layout->numel() != len) return ShapeError::element_count_mismatch(op, len, shape);
     return layout;
   }
 
@@ -481,7 +481,7 @@ class Tensor {
   static Result<Tensor> full_impl(const char* op, const Shape& shape, T value) {
     return detail::guard_allocations(op, [&]() -> Result<Tensor> {
       auto layout = Layout::contiguous(shape);
-      if (!layout) return layout.error().in(op);
+      if (!layout) return std::move(layout).error();
       auto made = allocate(op, std::move(*layout));
       if (made) std::fill_n(made->mutable_data(), made->numel(), value);
       return made;

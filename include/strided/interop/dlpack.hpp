@@ -167,7 +167,7 @@ Result<Tensor<T>, IoError> import_dltensor(const DLTensor& dl, std::shared_ptr<c
   Strides strides(rank, 0);
   if (dl.strides == nullptr) {  // compact row-major
     auto row_major = row_major_strides(shape);
-    if (!row_major) return IoError::from_shape(ShapeError::size_overflow(op, shape), op, source);
+    if (!row_major) return IoError::from_shape(ShapeError::size_overflow(op, shape), source);
     strides = std::move(*row_major);
   } else {
     for (std::size_t k = 0; k < rank; ++k) strides[k] = static_cast<std::ptrdiff_t>(dl.strides[k]);
@@ -185,7 +185,7 @@ Result<Tensor<T>, IoError> import_dltensor(const DLTensor& dl, std::shared_ptr<c
   std::size_t bytes = 0;
   if (below > limit || above > limit - below ||
       __builtin_mul_overflow(below + above + 1, sizeof(T), &bytes) || bytes > limit)
-    return IoError::from_shape(ShapeError::size_overflow(op, shape), op, source);
+    return IoError::from_shape(ShapeError::size_overflow(op, shape), source);
   const std::size_t len = empty ? 0 : below + above + 1;
   auto layout = Layout::from_parts(std::move(shape), std::move(strides), below, op);
   if (!layout) return IoError::from_shape(layout.error(), op, source);
@@ -234,7 +234,7 @@ Result<std::shared_ptr<const void>, IoError> adopt_dlpack(Managed* m, const char
   try {
     return std::shared_ptr<const void>(std::shared_ptr<Managed>(m, CallDLPackDeleter<Managed>{}));
   } catch (const std::bad_alloc&) {  // shared_ptr already called the deleter
-    return IoError::from_shape(ShapeError::out_of_memory(op), op, "<dlpack>");
+    return IoError::from_shape(ShapeError::out_of_memory(op), "<dlpack>");
   }
 #else
   return std::shared_ptr<const void>(std::shared_ptr<Managed>(m, CallDLPackDeleter<Managed>{}));

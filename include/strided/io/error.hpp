@@ -98,8 +98,14 @@ class IoError {
     return e;
   }
 
-  /// Wraps a ShapeError as kind `shape`; its message becomes the description (without its
-  /// operation when that is `op`, so that no message names it twice).
+  /// Wraps a ShapeError of this operation (raised by it, or relabelled with ShapeError::in) as
+  /// kind `shape`: the operation is the error's, and its description becomes what().
+  static IoError from_shape(ShapeError error, std::string source) {
+    std::string op = error.op();
+    return from_shape(std::move(error), std::move(op), std::move(source));
+  }
+  /// Wraps a ShapeError met inside `op` as kind `shape`; its message becomes the description
+  /// (without its operation when that is `op`, so that no message names it twice).
   static IoError from_shape(ShapeError error, std::string op, std::string source) {
     // The message names the operation once: "op: source: what", not "op: source: op: what".
     std::string what = op == error.op() ? error.description() : error.message();
@@ -155,7 +161,7 @@ namespace detail {
 template <class F>
 auto guard_io(const char* op, const std::string& source, F&& body) -> decltype(body()) {
   return guard_allocations(std::forward<F>(body), [&] {
-    return IoError::from_shape(ShapeError::out_of_memory(op), op, source);
+    return IoError::from_shape(ShapeError::out_of_memory(op), source);
   });
 }
 

@@ -128,14 +128,14 @@ Result<Tensor<T>, IoError> npy_tensor(const SharedBytes& file, bool may_alias, c
   } else {
     std::shared_ptr<T> fresh = try_allocate_buffer<T>(numel);
     if (fresh == nullptr)
-      return IoError::from_shape(ShapeError::allocation_failed(op, numel), op, source);
+      return IoError::from_shape(ShapeError::allocation_failed(op, numel), source);
     if (numel != 0) std::memcpy(fresh.get(), data, header->data_bytes);
     buffer = std::move(fresh);
   }
   auto layout = npy_layout(*header, 0);
-  if (!layout) return IoError::from_shape(layout.error().in(op), op, source);
+  if (!layout) return IoError::from_shape(layout.error().in(op), source);
   auto tensor = Tensor<T>::from_shared(std::move(buffer), numel, std::move(*layout));
-  if (!tensor) return IoError::from_shape(tensor.error().in(op), op, source);
+  if (!tensor) return IoError::from_shape(tensor.error().in(op), source);
   return std::move(*tensor);
 }
 

@@ -243,7 +243,7 @@ inline Result<NpyHeader, IoError> parse_npy_header(std::span<const std::byte> by
     const auto numel = detail::checked_numel(header->shape);
     if (!numel || __builtin_mul_overflow(*numel, dtype->size, &header->data_bytes) ||
         header->data_bytes > static_cast<std::size_t>(detail::max_index))
-      return IoError::from_shape(ShapeError::size_overflow(op, header->shape), op, source);
+      return IoError::from_shape(ShapeError::size_overflow(op, header->shape), source);
     return header;
   });
 }

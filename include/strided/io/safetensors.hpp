@@ -147,8 +147,7 @@ class SafetensorsParser {
       return fail(IoErrorKind::malformed_header, where + ": \"shape\" is not an array");
     if (shape->items().size() > max_rank)
       return IoError::from_shape(
-          ShapeError::rank_too_large("parse_safetensors_header", shape->items().size()),
-          "parse_safetensors_header", source_);
+          ShapeError::rank_too_large("parse_safetensors_header", shape->items().size()), source_);
     for (const JsonNode& size : shape->items()) {
       auto v = unsigned_at(size, where + ": a \"shape\" entry");
       if (!v) return v.error();
@@ -201,7 +200,7 @@ class SafetensorsParser {
       std::size_t bytes = 0;
       if (!numel || __builtin_mul_overflow(*numel, safetensors_dtype_size(t.dtype), &bytes))
         return IoError::from_shape(ShapeError::size_overflow("parse_safetensors_header", t.shape),
-                                   "parse_safetensors_header", source_);
+                                   source_);
       if (t.end - t.begin != bytes)
         return fail(IoErrorKind::size_mismatch, where + "has " + std::to_string(t.end - t.begin) +
                                                     " bytes; shape " + dims_string(t.shape) +
@@ -352,12 +351,12 @@ class SafetensorsFile {
       } else {
         std::shared_ptr<T> fresh = detail::try_allocate_buffer<T>(numel);
         if (fresh == nullptr)
-          return IoError::from_shape(ShapeError::allocation_failed(op, numel), op, source_);
+          return IoError::from_shape(ShapeError::allocation_failed(op, numel), source_);
         if (size != 0) std::memcpy(fresh.get(), data, size);
         buffer = std::move(fresh);
       }
       auto layout = Layout::contiguous(info->shape);
-      if (!layout) return IoError::from_shape(layout.error().in(op), op, source_);
+      if (!layout) return IoError::from_shape(layout.error().in(op), source_);
       auto tensor = Tensor<T>::from_shared(std::move(buffer), numel, std::move(*layout));
       if (!tensor) return IoError::from_shape(tensor.error(), op, source_);
       return std::move(*tensor);

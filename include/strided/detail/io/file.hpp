@@ -43,7 +43,7 @@ inline Result<SharedBytes, IoError> copy_bytes(std::span<const std::byte> bytes,
                                                const std::string& source) {
   std::shared_ptr<std::byte> buffer = try_allocate_buffer<std::byte>(bytes.size());
   if (buffer == nullptr)
-    return IoError::from_shape(ShapeError::allocation_failed(op, bytes.size()), op, source);
+    return IoError::from_shape(ShapeError::allocation_failed(op, bytes.size()), source);
   if (!bytes.empty()) std::memcpy(buffer.get(), bytes.data(), bytes.size());
   return SharedBytes{std::move(buffer), bytes.size()};
 }
@@ -103,7 +103,7 @@ inline Result<SharedBytes, IoError> map_file(const std::string& path, const char
     return SharedBytes{std::shared_ptr<const std::byte>(static_cast<const std::byte*>(addr), unmap),
                        size};
   } catch (const std::bad_alloc&) {  // the deleter already ran
-    return IoError::from_shape(ShapeError::out_of_memory(op), op, path);
+    return IoError::from_shape(ShapeError::out_of_memory(op), path);
   }
 #else
   return SharedBytes{std::shared_ptr<const std::byte>(static_cast<const std::byte*>(addr), unmap),
