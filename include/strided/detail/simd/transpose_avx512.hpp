@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "strided/detail/simd/isa.hpp"
 #include "strided/detail/simd/transpose_scalar.hpp"
@@ -49,8 +50,8 @@ STRIDED_AVX512_TARGET void perfect_shuffle_avx512(Reg (&r)[N], const Interleave&
   }
 }
 
-/// Lane-crossing interleaves with the kernel's index vectors: vpermt2w (ymm), vpermt2d and
-/// vpermt2q (zmm).
+/// Lane-crossing interleaves with the kernel's index vectors: vpermt2w on ymm, vpermt2d / vpermt2q
+/// on zmm (`LaneBits` 32 or 64). (A vector type as a template argument loses its attributes.)
 struct Vpermt2w {
   __m256i lo_idx, hi_idx;
   STRIDED_AVX512_TARGET __m256i lo(__m256i a, __m256i b) const {
@@ -60,24 +61,20 @@ struct Vpermt2w {
     return _mm256_permutex2var_epi16(a, hi_idx, b);
   }
 };
-struct Vpermt2d {
+template <int LaneBits>
+struct Vpermt2Zmm {
   __m512i lo_idx, hi_idx;
-  STRIDED_AVX512_TARGET __m512i lo(__m512i a, __m512i b) const {
-    return _mm512_permutex2var_epi32(a, lo_idx, b);
-  }
-  STRIDED_AVX512_TARGET __m512i hi(__m512i a, __m512i b) const {
-    return _mm512_permutex2var_epi32(a, hi_idx, b);
+  STRIDED_AVX512_TARGET __m512i lo(__m512i a, __m512i b) const { return permute(a, lo_idx, b); }
+  STRIDED_AVX512_TARGET __m512i hi(__m512i a, __m512i b) const { return permute(a, hi_idx, b); }
+  STRIDED_AVX512_TARGET static __m512i permute(__m512i a, __m512i idx, __m512i b) {
+    if constexpr (LaneBits == 32)
+      return _mm512_permutex2var_epi32(a, idx, b);
+    else
+      return _mm512_permutex2var_epi64(a, idx, b);
   }
 };
-struct Vpermt2q {
-  __m512i lo_idx, hi_idx;
-  STRIDED_AVX512_TARGET __m512i lo(__m512i a, __m512i b) const {
-    return _mm512_permutex2var_epi64(a, lo_idx, b);
-  }
-  STRIDED_AVX512_TARGET __m512i hi(__m512i a, __m512i b) const {
-    return _mm512_permutex2var_epi64(a, hi_idx, b);
-  }
-};
+using Vpermt2d = Vpermt2Zmm<32>;
+using Vpermt2q = Vpermt2Zmm<64>;
 
 /// In-lane interleaves of 1- or 2-byte elements (vpunpckl/h bw / wd on zmm).
 template <std::size_t ES>
@@ -96,30 +93,25 @@ struct UnpackInLane {
   }
 };
 
-template <bool Stream>
-STRIDED_AVX512_TARGET void transpose_tile_avx512_u32(const std::byte* src,
+/// A tile of zmm rows: 16 x 16 u32 (vpermt2d rounds) or 8 x 8 u64 (vpermt2q rounds).
+template <std::size_t ES, bool Stream>
+STRIDED_AVX512_TARGET void transpose_tile_avx512_zmm(const std::byte* src,
                                                      const std::ptrdiff_t* src_rows, std::byte* dst,
                                                      const std::ptrdiff_t* dst_rows, std::size_t) {
-  // idx[k] = k/2 (+16: second operand when k is odd); high half starts at 8.
-  const __m512i lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-  const __m512i hi =
-      _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-  __m512i r[16];
-  for (std::size_t i = 0; i < 16; ++i) r[i] = _mm512_loadu_si512(src + src_rows[i]);
-  perfect_shuffle_avx512(r, Vpermt2d{lo, hi});
-  for (std::size_t i = 0; i < 16; ++i) store_row(dst + dst_rows[i], r[i], Stream);
-}
-
-template <bool Stream>
-STRIDED_AVX512_TARGET void transpose_tile_avx512_u64(const std::byte* src,
-                                                     const std::ptrdiff_t* src_rows, std::byte* dst,
-                                                     const std::ptrdiff_t* dst_rows, std::size_t) {
-  const __m512i lo = _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11);
-  const __m512i hi = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
-  __m512i r[8];
-  for (std::size_t i = 0; i < 8; ++i) r[i] = _mm512_loadu_si512(src + src_rows[i]);
-  perfect_shuffle_avx512(r, Vpermt2q{lo, hi});
-  for (std::size_t i = 0; i < 8; ++i) store_row(dst + dst_rows[i], r[i], Stream);
+  constexpr std::size_t n = 64 / ES;
+  // idx[k] = k/2 (+n: the second operand when k is odd); the high half starts at n/2.
+  std::conditional_t<ES == 4, Vpermt2d, Vpermt2q> interleave;
+  if constexpr (ES == 4) {
+    interleave = {_mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23),
+                  _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)};
+  } else {
+    interleave = {_mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11),
+                  _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15)};
+  }
+  __m512i r[n];
+  for (std::size_t i = 0; i < n; ++i) r[i] = _mm512_loadu_si512(src + src_rows[i]);
+  perfect_shuffle_avx512(r, interleave);
+  for (std::size_t i = 0; i < n; ++i) store_row(dst + dst_rows[i], r[i], Stream);
 }
 
 template <bool Stream>

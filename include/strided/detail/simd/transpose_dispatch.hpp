@@ -43,11 +43,11 @@ inline TileKernel tile_kernel(std::size_t es, std::size_t max_i, std::size_t max
     if (es == 2 && max_w >= 16)
       return {&transpose_tile_avx512_u16<false>, 16, 16, &transpose_tile_avx512_u16<true>};
     if (es == 4 && max_w >= 16)
-      return {&transpose_tile_avx512_u32<false>, 16, 16, &transpose_tile_avx512_u32<true>};
+      return {&transpose_tile_avx512_zmm<4, false>, 16, 16, &transpose_tile_avx512_zmm<4, true>};
     if (es == 4 && max_i >= 8 && max_j >= 16)
       return {&transpose_tile_avx512_u32_8x16<false>, 8, 16, &transpose_tile_avx512_u32_8x16<true>};
     if (es == 8 && max_w >= 8)
-      return {&transpose_tile_avx512_u64<false>, 8, 8, &transpose_tile_avx512_u64<true>};
+      return {&transpose_tile_avx512_zmm<8, false>, 8, 8, &transpose_tile_avx512_zmm<8, true>};
   }
   if (isa != Isa::scalar) {  // at avx512: what the AVX-512 kernels above do not cover
     if (es == 1 && max_w >= 64)
@@ -66,8 +66,8 @@ inline TileKernel tile_kernel(std::size_t es, std::size_t max_i, std::size_t max
     if (es == 8 && max_i >= 4 && max_j >= 8)
       return {&transpose_tile_avx2_lines<8, 4, false>, 4, 8,
               &transpose_tile_avx2_lines<8, 4, true>};
-    if (es == 1 && max_w >= 16) return {&transpose_tile_sse2_u8, 16, 16};
-    if (es == 2 && max_w >= 8) return {&transpose_tile_sse2_u16, 8, 8};
+    if (es == 1 && max_w >= 16) return {&transpose_tile_sse2<1>, 16, 16};
+    if (es == 2 && max_w >= 8) return {&transpose_tile_sse2<2>, 8, 8};
     if (es == 4 && max_w >= 8) return {&transpose_tile_avx2_square<4>, 8, 8};
     if (es == 8 && max_w >= 4) return {&transpose_tile_avx2_square<8>, 4, 4};
   }
@@ -91,9 +91,9 @@ inline TileKernel narrowest_vector_kernel(std::size_t es) noexcept {
   if (active_isa() != Isa::scalar) {
     switch (es) {
       case 1:
-        return {&transpose_tile_sse2_u8, 16, 16};
+        return {&transpose_tile_sse2<1>, 16, 16};
       case 2:
-        return {&transpose_tile_sse2_u16, 8, 8};
+        return {&transpose_tile_sse2<2>, 8, 8};
       case 4:
         return {&transpose_tile_avx2_square<4>, 8, 8};
       case 8:

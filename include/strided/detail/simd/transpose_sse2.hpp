@@ -26,29 +26,25 @@ inline void perfect_shuffle_128(__m128i (&r)[N], Unpack unpack) {
   }
 }
 
-inline void transpose_tile_sse2_u8(const std::byte* src, const std::ptrdiff_t* src_rows,
-                                   std::byte* dst, const std::ptrdiff_t* dst_rows, std::size_t) {
-  __m128i r[16];
-  for (std::size_t i = 0; i < 16; ++i)
+/// A tile of N x N elements of ES bytes (16 x 16 bytes, 8 x 8 u16): one register per row, then
+/// log2(N) rounds of unpacks.
+template <std::size_t ES>
+void transpose_tile_sse2(const std::byte* src, const std::ptrdiff_t* src_rows, std::byte* dst,
+                         const std::ptrdiff_t* dst_rows, std::size_t) {
+  constexpr std::size_t n = 16 / ES;
+  __m128i r[n];
+  for (std::size_t i = 0; i < n; ++i)
     r[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + src_rows[i]));
   perfect_shuffle_128(r, [](__m128i a, __m128i b, __m128i& lo, __m128i& hi) {
-    lo = _mm_unpacklo_epi8(a, b);
-    hi = _mm_unpackhi_epi8(a, b);
+    if constexpr (ES == 1) {
+      lo = _mm_unpacklo_epi8(a, b);
+      hi = _mm_unpackhi_epi8(a, b);
+    } else {
+      lo = _mm_unpacklo_epi16(a, b);
+      hi = _mm_unpackhi_epi16(a, b);
+    }
   });
-  for (std::size_t i = 0; i < 16; ++i)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + dst_rows[i]), r[i]);
-}
-
-inline void transpose_tile_sse2_u16(const std::byte* src, const std::ptrdiff_t* src_rows,
-                                    std::byte* dst, const std::ptrdiff_t* dst_rows, std::size_t) {
-  __m128i r[8];
-  for (std::size_t i = 0; i < 8; ++i)
-    r[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + src_rows[i]));
-  perfect_shuffle_128(r, [](__m128i a, __m128i b, __m128i& lo, __m128i& hi) {
-    lo = _mm_unpacklo_epi16(a, b);
-    hi = _mm_unpackhi_epi16(a, b);
-  });
-  for (std::size_t i = 0; i < 8; ++i)
+  for (std::size_t i = 0; i < n; ++i)
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + dst_rows[i]), r[i]);
 }
 
