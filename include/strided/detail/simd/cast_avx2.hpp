@@ -43,9 +43,8 @@ struct F16ToF32 : CastKernel<f16, float, 8> {
 
 /// 8 f32 → 8 bf16 in the low half of 32-bit lanes (see round_to_bf16_bits).
 STRIDED_CAST_AVX2 __m256i bf16_round8(__m256i x) {
-  auto lanes = (U32Lanes<8>)x;
-  round_to_bf16_bits<8>(lanes);
-  return (__m256i)lanes;
+  round_to_bf16_bits<8>(x);
+  return x;
 }
 
 struct F32ToBf16 : CastKernel<float, bf16, 16> {
@@ -61,9 +60,9 @@ struct F32ToBf16 : CastKernel<float, bf16, 16> {
 
 /// 8 bf16 → 8 f32: a shift, then a NaN quieted (see quiet_widened_bf16).
 STRIDED_CAST_AVX2 __m256i bf16_widen8(__m128i h) {
-  auto lanes = (U32Lanes<8>)_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16);
-  quiet_widened_bf16<8>(lanes);
-  return (__m256i)lanes;
+  __m256i x = _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16);
+  quiet_widened_bf16<8>(x);
+  return x;
 }
 
 struct Bf16ToF32 : CastKernel<bf16, float, 16> {

@@ -65,9 +65,8 @@ struct F16ToF32 : CastKernel<f16, float, 16> {
 
 /// 16 f32 → 16 bf16 (see round_to_bf16_bits).
 STRIDED_CAST_AVX512 __m256i bf16_round16(__m512i x) {
-  auto lanes = (U32Lanes<16>)x;
-  round_to_bf16_bits<16>(lanes);
-  return _mm512_cvtepi32_epi16((__m512i)lanes);
+  round_to_bf16_bits<16>(x);
+  return _mm512_cvtepi32_epi16(x);
 }
 
 /// f32 → bf16 with integer rounding only (AVX-512 without the BF16 extension).
@@ -105,9 +104,9 @@ struct F32ToBf16Native : CastKernel<float, bf16, 32> {
 struct Bf16ToF32 : CastKernel<bf16, float, 16> {
   template <bool Stream>
   STRIDED_CAST_AVX512 static void block(const Src* s, Dst* d) {
-    auto lanes = (U32Lanes<16>)_mm512_slli_epi32(_mm512_cvtepu16_epi32(load32b(s)), 16);
-    quiet_widened_bf16<16>(lanes);
-    store<Stream>(d, (__m512i)lanes);
+    __m512i x = _mm512_slli_epi32(_mm512_cvtepu16_epi32(load32b(s)), 16);
+    quiet_widened_bf16<16>(x);
+    store<Stream>(d, x);
   }
 };
 

@@ -24,7 +24,7 @@ struct CastKernel {
 };
 
 /// GNU vectors of N 32-bit lanes. The bf16 bit arithmetic below is written once on them for every
-/// ISA level; each kernel converts its registers to and from them (same-size vector casts).
+/// ISA level, on any register of N 32-bit lanes (same-size vector casts).
 template <std::size_t N>
 using U32Lanes [[gnu::vector_size(4 * N)]] = std::uint32_t;
 template <std::size_t N>
@@ -36,17 +36,19 @@ using I32Lanes [[gnu::vector_size(4 * N)]] = std::int32_t;
 /// f32 bit patterns → bf16 bit patterns in the low half of each lane. Round to nearest even: add
 /// 0x7fff plus the lowest kept bit, keep the top half. A NaN keeps its top half with the quiet bit
 /// set (the reference's NaN rule; no rounding may carry it into infinity).
-template <std::size_t N>
-[[gnu::always_inline]] inline void round_to_bf16_bits(U32Lanes<N>& x) {
+template <std::size_t N, class Reg>
+[[gnu::always_inline]] inline void round_to_bf16_bits(Reg& reg) {
+  const auto x = (U32Lanes<N>)reg;
   const U32Lanes<N> rounded = (x + 0x7fff + ((x >> 16) & 1)) >> 16;
   const auto nan = (I32Lanes<N>)(x & 0x7fffffff) > 0x7f800000;  // magnitude < 2^31: signed ok
-  x = nan ? (x >> 16) | 0x40 : rounded;
+  reg = (Reg)(nan ? (x >> 16) | 0x40 : rounded);
 }
 
 /// bf16 bit patterns widened into the top half of each lane (an exact f32), with a NaN quieted
 /// as every float → float cast does.
-template <std::size_t N>
-[[gnu::always_inline]] inline void quiet_widened_bf16(U32Lanes<N>& x) {
+template <std::size_t N, class Reg>
+[[gnu::always_inline]] inline void quiet_widened_bf16(Reg& reg) {
+  auto x = (U32Lanes<N>)reg;
   const auto nan = (I32Lanes<N>)(x & 0x7fffffff) > 0x7f800000;  // all ones in a NaN's lane
   // 16 lanes (AVX-512): a select becomes one masked or; narrower vectors have no mask registers
   // and blend slower than they and-or.
@@ -54,6 +56,7 @@ template <std::size_t N>
     x = nan ? x | 0x00400000 : x;
   else
     x |= (U32Lanes<N>)nan & 0x00400000;
+  reg = (Reg)x;
 }
 
 #if STRIDED_X86

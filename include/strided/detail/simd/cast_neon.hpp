@@ -58,9 +58,8 @@ struct F16ToF32 : CastKernel<f16, float, 8> {
 
 /// 4 f32 → 4 bf16 (see round_to_bf16_bits).
 inline uint16x4_t bf16_round4(uint32x4_t x) {
-  auto lanes = (U32Lanes<4>)x;
-  round_to_bf16_bits<4>(lanes);
-  return vmovn_u32((uint32x4_t)lanes);
+  round_to_bf16_bits<4>(x);
+  return vmovn_u32(x);
 }
 
 struct F32ToBf16 : CastKernel<float, bf16, 8> {
@@ -72,9 +71,9 @@ struct F32ToBf16 : CastKernel<float, bf16, 8> {
 
 /// 4 bf16 → 4 f32: a shift, then a NaN quieted (see quiet_widened_bf16).
 inline uint32x4_t bf16_widen4(uint16x4_t h) {
-  auto lanes = (U32Lanes<4>)vshll_n_u16(h, 16);
-  quiet_widened_bf16<4>(lanes);
-  return (uint32x4_t)lanes;
+  uint32x4_t x = vshll_n_u16(h, 16);
+  quiet_widened_bf16<4>(x);
+  return x;
 }
 
 struct Bf16ToF32 : CastKernel<bf16, float, 8> {
