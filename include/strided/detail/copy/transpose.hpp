@@ -29,14 +29,16 @@ namespace strided::detail::copy_impl {
 inline constexpr std::size_t max_block = 256;
 inline constexpr std::size_t max_j_block = 512;
 
-/// Offsets (bytes, source or destination side) of the linear group indices [start, start + len)
-/// of the group made of axes idx[0, count) (innermost first).
+/// One side of the transpose: the axes ax[0, count) (innermost first) of a plan, read as one
+/// index of `extent` values.
 struct Group {
   std::array<const PlanAxis*, plan_max_rank> ax{};
   std::size_t count = 0;
   std::size_t extent = 1;
 };
 
+/// Offsets (bytes, source side if UseSrc, else destination side) of the group indices
+/// [start, start + len).
 template <bool UseSrc>
 void group_offsets(const Group& g, std::size_t start, std::size_t len, std::ptrdiff_t* out) {
   std::array<std::size_t, plan_max_rank> digit{};
