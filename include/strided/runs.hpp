@@ -10,7 +10,6 @@
 #include <array>
 #include <cstddef>
 
-#include "strided/detail/odometer.hpp"
 #include "strided/layout.hpp"
 #include "strided/tensor.hpp"
 
@@ -68,14 +67,21 @@ void for_each_run(const Tensor<T>& t, Run&& run) {
     run(base, std::size_t{1}, std::ptrdiff_t{1});
     return;
   }
-  // The outer axes [1, rank) on the odometer, one run along axis 0 per index.
-  static_assert(max_rank <= detail::odometer_max_axes);
-  detail::for_each_nest_offset<1>(
-      nest.rank - 1, [&nest](std::size_t k) { return nest.extent[k + 1]; },
-      [&nest](std::size_t k, std::size_t) { return nest.stride[k + 1]; },
-      [&](const std::array<std::ptrdiff_t, 1>& at) {
-        run(base + at[0], nest.extent[0], nest.stride[0]);
-      });
+  std::array<std::size_t, max_rank> index{};
+  std::ptrdiff_t at = 0;
+  while (true) {
+    run(base + at, nest.extent[0], nest.stride[0]);
+    std::size_t k = 1;
+    for (; k < nest.rank; ++k) {  // odometer over the outer axes, innermost first
+      if (++index[k] < nest.extent[k]) {
+        at += nest.stride[k];
+        break;
+      }
+      at -= static_cast<std::ptrdiff_t>(nest.extent[k] - 1) * nest.stride[k];
+      index[k] = 0;
+    }
+    if (k == nest.rank) return;
+  }
 }
 
 }  // namespace strided

@@ -1,6 +1,6 @@
 // Visiting the elements of a layout in logical (row-major) order, for the engines that read
-// elements one at a time (comparison, printing, reference checks). Loops that handle a row per
-// index (the copy kernels, runs, map) walk their outer axes with odometer.hpp instead.
+// elements one at a time (comparison, printing, reference checks). The copy kernels have their
+// own walker over a plan's byte strides (copy/loops.hpp: for_each_offset), innermost axis first.
 #pragma once
 
 #include <array>

@@ -21,7 +21,6 @@
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/chunk_grid.hpp"
 #include "strided/detail/copy/copy.hpp"
-#include "strided/detail/odometer.hpp"
 #include "strided/shape.hpp"
 
 namespace strided::detail::zip {
@@ -267,18 +266,27 @@ class Job {
       *out = f_(*std::get<I>(plan.at)...);
       return;
     }
+    std::array<std::size_t, max_rank> index{};
+    std::array<std::ptrdiff_t, N + 1> at{};
     const std::size_t n = nest.extent[0];
     const bool dense_out = nest.stride[N][0] == 1;
-    static_assert(max_rank <= odometer_max_axes);
-    for_each_nest_offset<N + 1>(  // the outer loops [1, rank), one row along loop 0 per index
-        nest.rank - 1, [&nest](std::size_t k) { return nest.extent[k + 1]; },
-        [&nest](std::size_t k, std::size_t op) { return nest.stride[op][k + 1]; },
-        [&](const std::array<std::ptrdiff_t, N + 1>& at) {
-          if (dense_out)
-            row<Mask, I...>(out + at[N], n, std::get<I>(plan.at) + at[I]...);
-          else
-            strided_row<I...>(out + at[N], n, nest, std::get<I>(plan.at) + at[I]...);
-        });
+    while (true) {
+      if (dense_out)
+        row<Mask, I...>(out + at[N], n, std::get<I>(plan.at) + at[I]...);
+      else
+        strided_row<I...>(out + at[N], n, nest, std::get<I>(plan.at) + at[I]...);
+      std::size_t k = 1;
+      for (; k < nest.rank; ++k) {  // odometer over the outer loops, innermost first
+        if (++index[k] < nest.extent[k]) {
+          for (std::size_t op = 0; op <= N; ++op) at[op] += nest.stride[op][k];
+          break;
+        }
+        const auto back = static_cast<std::ptrdiff_t>(nest.extent[k] - 1);
+        for (std::size_t op = 0; op <= N; ++op) at[op] -= back * nest.stride[op][k];
+        index[k] = 0;
+      }
+      if (k == nest.rank) return;
+    }
   }
 
   // The loop the compiler vectorises: dense inputs indexed, broadcast ones held in registers.

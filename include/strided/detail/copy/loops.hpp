@@ -10,19 +10,30 @@
 
 #include "strided/detail/copy/plan.hpp"
 #include "strided/detail/copy/stream.hpp"
-#include "strided/detail/odometer.hpp"
 
 namespace strided::detail::copy_impl {
 
 /// Calls fn(source offset, destination offset) (bytes) for every index of the axes in `outer`
-/// (innermost first), walking the destination forwards.
+/// (innermost first), walking the destination forwards. An odometer rather than recursion: ranks
+/// reach 64 and the per-step cost matters when the inner work is small.
 template <class Fn>
 void for_each_offset(const PlanAxis* const* outer, std::size_t count, Fn&& fn) {
-  static_assert(plan_max_rank <= odometer_max_axes);
-  for_each_nest_offset<2>(
-      count, [outer](std::size_t k) { return outer[k]->n; },
-      [outer](std::size_t k, std::size_t m) { return m == 0 ? outer[k]->ss : outer[k]->ds; },
-      [&fn](const std::array<std::ptrdiff_t, 2>& at) { fn(at[0], at[1]); });
+  std::array<std::size_t, plan_max_rank> idx{};
+  std::ptrdiff_t os = 0, od = 0;
+  for (;;) {
+    fn(os, od);
+    std::size_t k = 0;
+    for (; k < count; ++k) {
+      const PlanAxis& ax = *outer[k];
+      os += ax.ss;
+      od += ax.ds;
+      if (++idx[k] < ax.n) break;
+      idx[k] = 0;
+      os -= ax.ss * static_cast<std::ptrdiff_t>(ax.n);
+      od -= ax.ds * static_cast<std::ptrdiff_t>(ax.n);
+    }
+    if (k == count) return;
+  }
 }
 
 /// Calls fn(src, dst) for every index of the axes in `outer`. Offsets stay integers until an
