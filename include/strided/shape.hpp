@@ -192,19 +192,33 @@ struct ListStyle {
   const char* max_value_text = nullptr;  ///< if set, written for SIZE_MAX (reshape's `infer`)
 };
 
-/// Appends `[a, b, c]`: the one way every message and printer writes a list of sizes or strides.
+/// Appends `[e0, e1, ...]` of `count` entries, entry k written by `write(out, k)`, called in order
+/// k = 0, 1, ... for the entries shown (max_value_text is append_list's alone): the one frame
+/// every message and printer writes a list in, whether of sizes or of element values.
+template <class Write>
+void append_list_of(std::string& out, std::size_t count, Write&& write,
+                    const ListStyle& style = {}) {
+  out += '[';
+  for (std::size_t k = 0; k < count && k < style.limit; ++k) {
+    if (k != 0) out += style.separator;
+    write(out, k);
+  }
+  if (count > style.limit) out += ", ...";
+  out += ']';
+}
+
+/// Appends `[a, b, c]`: a list of sizes or strides.
 template <class I>
 void append_list(std::string& out, std::span<const I> values, const ListStyle& style = {}) {
-  out += '[';
-  for (std::size_t k = 0; k < values.size() && k < style.limit; ++k) {
-    if (k != 0) out += style.separator;
-    if (style.max_value_text != nullptr && values[k] == static_cast<I>(-1))
-      out += style.max_value_text;
-    else
-      out += std::to_string(values[k]);
-  }
-  if (values.size() > style.limit) out += ", ...";
-  out += ']';
+  append_list_of(
+      out, values.size(),
+      [&](std::string& text, std::size_t k) {
+        if (style.max_value_text != nullptr && values[k] == static_cast<I>(-1))
+          text += style.max_value_text;
+        else
+          text += std::to_string(values[k]);
+      },
+      style);
 }
 
 /// `std::cout << t.shape()` writes `[8, 3, 3, 3]`. A template over the stream so that this header

@@ -64,18 +64,13 @@ std::string format_debug(const T* data, std::size_t storage_len, const Layout& l
   field("storage_len");
   append_integer(out, storage_len);
   field("data");
-  out += '[';
-  std::size_t shown = 0;
-  for_each_storage_index(layout, [&](std::size_t i) {
-    if (shown == debug_preview_len) {
-      out += ", ...";
-      return false;
-    }
-    if (shown++ > 0) out += ", ";
-    append_debug_value(out, data[i]);
-    return true;
-  });
-  out += ']';
+  StridedWalk<1> walk(layout.shape().span(), {layout.strides().span()},
+                      {static_cast<std::ptrdiff_t>(layout.offset())});
+  auto value = [&](std::string& text, std::size_t) {  // called in order: a walk step each
+    append_debug_value(text, data[walk.offset(0)]);
+    walk.next();
+  };
+  append_list_of(out, layout.numel(), value, {.limit = debug_preview_len});
   out += pretty ? ",\n}" : " }";
   return out;
 }

@@ -22,4 +22,12 @@ struct CopyArgs {
   std::size_t whole_dst_bytes = 0;
 };
 
+/// The one place element strides become byte strides. CopyArgs counts elements (as Layout does);
+/// from the plan on (PlanAxis, every kernel) strides count bytes, so that rows of any length fold
+/// into one element. Callers that move within CopyArgs (the parallel chunks, the out-of-contract
+/// fallback) convert here too.
+constexpr std::ptrdiff_t byte_stride(std::ptrdiff_t elements, std::size_t elem_size) noexcept {
+  return elements * static_cast<std::ptrdiff_t>(elem_size);
+}
+
 }  // namespace strided::detail

@@ -27,10 +27,11 @@ inline void naive(const CopyArgs& a, std::size_t axis, const std::byte* s, std::
     std::memcpy(d, s, a.elem_size);
     return;
   }
-  const auto es = static_cast<std::ptrdiff_t>(a.elem_size);
+  const std::ptrdiff_t ss = byte_stride(a.src_strides[axis], a.elem_size);
+  const std::ptrdiff_t ds = byte_stride(a.dst_strides[axis], a.elem_size);
   for (std::size_t i = 0; i < a.shape[axis]; ++i) {
     const auto k = static_cast<std::ptrdiff_t>(i);
-    naive(a, axis + 1, s + k * a.src_strides[axis] * es, d + k * a.dst_strides[axis] * es);
+    naive(a, axis + 1, s + k * ss, d + k * ds);
   }
 }
 
@@ -40,6 +41,7 @@ inline bool fits_plan(const CopyArgs& a) noexcept {
   return r <= plan_max_rank;
 }
 
+// Each kernel gets the nest, and the groups only the kinds that have them (plan.hpp: CopyPlan).
 inline void run_plan(const CopyPlan& p) {
   switch (p.kind) {
     case PlanKind::nothing:
@@ -52,11 +54,11 @@ inline void run_plan(const CopyPlan& p) {
     case PlanKind::fill:
       return run_fill(p);
     case PlanKind::transpose:
-      return run_transpose(p);
+      return run_transpose(p, p.groups());
     case PlanKind::deinterleave:
-      return run_deinterleave(p);
+      return run_deinterleave(p, p.groups());
     case PlanKind::interleave:
-      return run_interleave(p);
+      return run_interleave(p, p.groups());
     case PlanKind::strided:
       return run_strided(p);
   }

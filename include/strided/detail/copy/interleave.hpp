@@ -11,29 +11,29 @@
 namespace strided::detail::copy_impl {
 
 /// The plan's axes other than the pixel and channel axes (axes[0] and axes[i_axes[0]]).
-inline OuterAxes channel_outer_axes(const CopyPlan& p) noexcept {
+inline OuterAxes channel_outer_axes(const PlanNest& p, const TransposeGroups& g) noexcept {
   OuterAxes o;
   for (std::size_t k = 1; k < p.rank; ++k)
-    if (k != p.i_axes[0]) o.ptr[o.count++] = &p.axes[k];
+    if (k != g.i_axes[0]) o.ptr[o.count++] = &p.axes[k];
   return o;
 }
 
 /// axes[0]: pixels (packed in the source), i_axes[0]: channels (planes in the destination).
-inline void run_deinterleave(const CopyPlan& p) {
+inline void run_deinterleave(const PlanNest& p, const TransposeGroups& g) {
   const PlanAxis& pixels = p.axes[0];
-  const PlanAxis& channels = p.axes[p.i_axes[0]];
+  const PlanAxis& channels = p.axes[g.i_axes[0]];
   const simd::DeinterleaveFn kernel = simd::deinterleave_kernel(channels.n, p.elem_size);
-  const OuterAxes o = channel_outer_axes(p);
+  const OuterAxes o = channel_outer_axes(p, g);
   for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
                  [&](const std::byte* s, std::byte* d) { kernel(s, d, channels.ds, pixels.n); });
 }
 
 /// axes[0]: channels (packed in the destination), i_axes[0]: pixels (planes in the source).
-inline void run_interleave(const CopyPlan& p) {
+inline void run_interleave(const PlanNest& p, const TransposeGroups& g) {
   const PlanAxis& channels = p.axes[0];
-  const PlanAxis& pixels = p.axes[p.i_axes[0]];
+  const PlanAxis& pixels = p.axes[g.i_axes[0]];
   const simd::InterleaveFn kernel = simd::interleave_kernel(channels.n, p.elem_size);
-  const OuterAxes o = channel_outer_axes(p);
+  const OuterAxes o = channel_outer_axes(p, g);
   for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
                  [&](const std::byte* s, std::byte* d) { kernel(s, channels.ss, d, pixels.n); });
 }

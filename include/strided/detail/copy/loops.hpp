@@ -1,5 +1,5 @@
 // The non-transposing copy kernels: row-wise memcpy, stride-0 fills and the general strided loop.
-// All run on a canonical CopyPlan (see plan.hpp); strides are in bytes.
+// All run on a canonical plan nest (see plan.hpp); strides are in bytes.
 #pragma once
 
 #include <algorithm>
@@ -46,7 +46,7 @@ void for_each_index(const PlanAxis* const* outer, std::size_t count, const std::
 }
 
 /// Bytes the plan writes.
-inline std::size_t dst_bytes(const CopyPlan& p) noexcept {
+inline std::size_t dst_bytes(const PlanNest& p) noexcept {
   std::size_t n = p.elem_size;
   for (std::size_t k = 0; k < p.rank; ++k) n *= p.axes[k].n;
   return n;
@@ -54,7 +54,7 @@ inline std::size_t dst_bytes(const CopyPlan& p) noexcept {
 
 /// Whether the plan's kernels use streaming stores: when the copy it belongs to (the plan itself,
 /// or the whole parallel copy it is a chunk of) is larger than the threshold.
-inline bool streams(const CopyPlan& p) noexcept {
+inline bool streams(const PlanNest& p) noexcept {
   return std::max(dst_bytes(p), p.whole_dst_bytes) >= stream_threshold() && can_stream();
 }
 
@@ -64,7 +64,7 @@ struct OuterAxes {
   std::size_t count = 0;
 };
 
-inline OuterAxes outer_axes(const CopyPlan& p, std::size_t first) noexcept {
+inline OuterAxes outer_axes(const PlanNest& p, std::size_t first) noexcept {
   OuterAxes o;
   for (std::size_t k = first; k < p.rank; ++k) o.ptr[o.count++] = &p.axes[k];
   return o;
@@ -178,7 +178,7 @@ inline void fill_row(const std::byte* s, std::byte* d, std::size_t n, std::size_
 /// streamed 6.8-24x memcpy, plain stores 0.6-3.6x.
 inline constexpr std::size_t min_streamed_row = 1024;
 
-inline void run_rowwise(const CopyPlan& p) {
+inline void run_rowwise(const PlanNest& p) {
   const OuterAxes o = outer_axes(p, 0);
   const std::size_t bytes = p.elem_size;
   if (streams(p) && bytes >= min_streamed_row) {
@@ -194,7 +194,7 @@ inline void run_rowwise(const CopyPlan& p) {
                  [bytes](const std::byte* s, std::byte* d) { std::memcpy(d, s, bytes); });
 }
 
-inline void run_fill(const CopyPlan& p) {
+inline void run_fill(const PlanNest& p) {
   const OuterAxes o = outer_axes(p, 1);
   const std::size_t n = p.axes[0].n, es = p.elem_size;
   for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
@@ -213,7 +213,7 @@ inline constexpr std::size_t strided_reuse_span = 4096;
 /// is reached within strided_reuse_span elements: the lines it reads again are still cached, and
 /// the destination order writes sequentially, which then beats blocking (docs/performance.md,
 /// "Random shape sweep"). Returns how many (their indices in `out`).
-inline std::size_t strided_block_axes(const CopyPlan& p,
+inline std::size_t strided_block_axes(const PlanNest& p,
                                       std::array<std::size_t, plan_max_rank>& out) {
   std::array<std::size_t, plan_max_rank> order{}, inside{};
   std::size_t m = 0, elements = 1;
@@ -242,7 +242,7 @@ inline std::size_t strided_block_axes(const CopyPlan& p,
 /// Walking the destination order alone swept the whole source once per index of an axis whose
 /// source stride is small but destination stride large (u8 [2, 88, 48, 56, 95] read from
 /// 352-byte-strided rows: 77x memcpy in that order, 11x blocked).
-inline void run_strided(const CopyPlan& p) {
+inline void run_strided(const PlanNest& p) {
   const PlanAxis inner = p.axes[0];
   const std::size_t es = p.elem_size;
   std::array<std::size_t, plan_max_rank> block_axes{};

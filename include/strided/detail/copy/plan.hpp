@@ -71,7 +71,9 @@ struct PlanAxis {
 /// the destination, which has no zero strides).
 inline constexpr std::size_t plan_max_rank = 64;
 
-struct CopyPlan {
+/// What every plan has: the kernel's name and the canonical nest it runs. rowwise_memcpy, fill
+/// and strided need nothing else; single_memcpy reads only the pointers and elem_size.
+struct PlanNest {
   PlanKind kind = PlanKind::nothing;
   // Kernels start at src + src_offset / dst + dst_offset (bytes): flipped destination axes move
   // the start. Kept apart so planning never does arithmetic on a pointer it does not own.
@@ -83,13 +85,27 @@ struct CopyPlan {
   std::size_t whole_dst_bytes = 0;  // CopyArgs::whole_dst_bytes: the copy this plan is a piece of
   std::size_t rank = 0;
   std::array<PlanAxis, plan_max_rank> axes{};  // [0] is the innermost loop
-  // transpose only: axes[0, nj) form the destination-contiguous group J (axes[0].ds == elem_size);
-  // i_axes[0, ni) index the source-contiguous group I (first has ss == elem_size), disjoint from J.
+};
+
+/// The payload of transpose, deinterleave and interleave plans: which axes form the two
+/// unit-stride sides. transpose: axes[0, nj) form the destination-contiguous group J
+/// (axes[0].ds == elem_size); i_axes[0, ni) index the source-contiguous group I (first has
+/// ss == elem_size), disjoint from J. deinterleave / interleave: nj = ni = 1, axes[0] is the
+/// destination-contiguous axis (pixels, resp. the channels) and i_axes[0] the source-contiguous
+/// one (channels, resp. pixels).
+struct TransposeGroups {
   std::size_t nj = 0;
   std::size_t ni = 0;
   std::array<std::uint8_t, plan_max_rank> i_axes{};
-  // deinterleave / interleave: axes[0] is the destination-contiguous axis (pixels, resp. the
-  // channels); i_axes[0] is the source-contiguous one (channels, resp. pixels); nj = ni = 1.
+};
+
+/// The planner's result. Kernels are handed only their part (copy.hpp: run_plan): the nest, and
+/// the groups for the three kinds that have them (for the others the groups stay zero). The
+/// groups are a base rather than a std::variant alternative so that a plan reads as one record
+/// (p.nj, p.i_axes) where tests assert the planner's choices.
+struct CopyPlan : PlanNest, TransposeGroups {
+  const PlanNest& nest() const noexcept { return *this; }
+  const TransposeGroups& groups() const noexcept { return *this; }
 };
 
 namespace plan_impl {
@@ -97,8 +113,7 @@ namespace plan_impl {
 inline std::ptrdiff_t sgn(std::size_t i) noexcept { return static_cast<std::ptrdiff_t>(i); }
 
 // Drops extent-1 axes and flips destination-negative axes. Returns false for an empty copy.
-inline bool canonical_axes(const CopyArgs& a, CopyPlan& p) noexcept {
-  const auto es = sgn(a.elem_size);
+inline bool canonical_axes(const CopyArgs& a, PlanNest& p) noexcept {
   std::ptrdiff_t src_off = 0, dst_off = 0;
   std::size_t r = 0;
   for (std::size_t k = 0; k < a.shape.size(); ++k)
@@ -107,7 +122,8 @@ inline bool canonical_axes(const CopyArgs& a, CopyPlan& p) noexcept {
     const std::size_t n = a.shape[k];
     if (n == 1) continue;
     if (r == plan_max_rank) return false;  // outside the contract; copy_strided never plans it
-    PlanAxis ax{n, a.src_strides[k] * es, a.dst_strides[k] * es};
+    PlanAxis ax{n, byte_stride(a.src_strides[k], a.elem_size),
+                byte_stride(a.dst_strides[k], a.elem_size)};
     if (ax.ds < 0) {  // walk the destination forwards: start both pointers at the last element
       src_off += (sgn(n) - 1) * ax.ss;
       dst_off += (sgn(n) - 1) * ax.ds;
@@ -126,7 +142,7 @@ inline bool canonical_axes(const CopyArgs& a, CopyPlan& p) noexcept {
 }
 
 // Sorts innermost first by destination stride, then merges neighbours contiguous in both views.
-inline void order_and_merge(CopyPlan& p) noexcept {
+inline void order_and_merge(PlanNest& p) noexcept {
   auto* first = p.axes.data();
   std::stable_sort(first, first + p.rank, [](const PlanAxis& x, const PlanAxis& y) {
     return x.ds != y.ds ? x.ds < y.ds : x.ss < y.ss;
@@ -148,7 +164,7 @@ inline void order_and_merge(CopyPlan& p) noexcept {
 }
 
 // Folds an innermost axis contiguous in both views into the element size.
-inline void fold_rows(CopyPlan& p) noexcept {
+inline void fold_rows(PlanNest& p) noexcept {
   const auto es = sgn(p.elem_size);
   if (p.rank == 0 || p.axes[0].ds != es || p.axes[0].ss != es) return;
   p.elem_size *= p.axes[0].n;
@@ -157,7 +173,7 @@ inline void fold_rows(CopyPlan& p) noexcept {
 }
 
 // Destination-contiguous group J = axes[0, nj): the chain ds = es, es*n0, es*n0*n1, ...
-inline std::size_t dst_chain_length(const CopyPlan& p) noexcept {
+inline std::size_t dst_chain_length(const PlanNest& p) noexcept {
   const auto es = sgn(p.elem_size);
   if (p.rank == 0 || p.axes[0].ds != es) return 0;
   std::size_t len = 1;
@@ -170,7 +186,7 @@ inline std::size_t dst_chain_length(const CopyPlan& p) noexcept {
 }
 
 // Reverses an axis in both views: both starts move to its last element.
-inline void reverse_axis(CopyPlan& p, PlanAxis& ax) noexcept {
+inline void reverse_axis(PlanNest& p, PlanAxis& ax) noexcept {
   p.src_offset += (sgn(ax.n) - 1) * ax.ss;
   p.dst_offset += (sgn(ax.n) - 1) * ax.ds;
   ax.ss = -ax.ss;
@@ -178,7 +194,7 @@ inline void reverse_axis(CopyPlan& p, PlanAxis& ax) noexcept {
 }
 
 // The axis with source stride `ss`, else one with -ss; rank if none.
-inline std::size_t find_src_axis(const CopyPlan& p, std::ptrdiff_t ss) noexcept {
+inline std::size_t find_src_axis(const PlanNest& p, std::ptrdiff_t ss) noexcept {
   std::size_t backwards = p.rank;
   for (std::size_t k = 0; k < p.rank; ++k) {
     if (p.axes[k].ss == ss) return k;
@@ -192,7 +208,7 @@ inline std::size_t find_src_axis(const CopyPlan& p, std::ptrdiff_t ss) noexcept 
 // choose_transpose_groups does: the I group indexes the destination through a table, so its
 // axes may have negative destination strides. Without it a flip in the middle of the source's
 // contiguous axes leaves a group of 3-5 elements (u8 [3013, 3, 1610] with the 3013 axis flipped).
-inline std::size_t src_chain(const CopyPlan& p, std::size_t nj,
+inline std::size_t src_chain(const PlanNest& p, std::size_t nj,
                              std::array<std::uint8_t, plan_max_rank>& out) noexcept {
   std::size_t len = 0;
   std::ptrdiff_t want = sgn(p.elem_size);
@@ -204,19 +220,21 @@ inline std::size_t src_chain(const CopyPlan& p, std::size_t nj,
   }
 }
 
-inline std::size_t group_extent(const CopyPlan& p, std::size_t count, const std::uint8_t* idx) {
+inline std::size_t group_extent(const PlanNest& p, std::size_t count, const std::uint8_t* idx) {
   std::size_t e = 1;
   for (std::size_t k = 0; k < count; ++k) e *= p.axes[idx != nullptr ? idx[k] : k].n;
   return e;
 }
 
 // Picks the split of the destination chain that gives the squarest tile: a long J group can leave
-// too few source-contiguous axes for I (their chains interleave in high-rank permutes).
-inline bool choose_transpose_groups(CopyPlan& p) noexcept {
+// too few source-contiguous axes for I (their chains interleave in high-rank permutes). Sets `g`
+// and reverses I's backwards axes only when the tile is wide enough for a transpose.
+inline bool choose_transpose_groups(PlanNest& p, TransposeGroups& g) noexcept {
   const std::size_t chain = dst_chain_length(p);
   if (chain == 0 || p.axes[0].ss == sgn(p.elem_size)) return false;
   constexpr std::size_t cap = 64;  // beyond a macro-tile edge, longer groups do not help
   std::size_t best_score = 0;
+  TransposeGroups best;
   for (std::size_t nj = 1; nj <= chain; ++nj) {
     std::array<std::uint8_t, plan_max_rank> ia{};
     const std::size_t ni = src_chain(p, nj, ia);
@@ -226,17 +244,16 @@ inline bool choose_transpose_groups(CopyPlan& p) noexcept {
     const std::size_t score = std::min(ej, ei) * (cap + 1) + std::max(ej, ei);  // min, then max
     if (score > best_score) {
       best_score = score;
-      p.nj = nj;
-      p.ni = ni;
-      p.i_axes = ia;
+      best = {nj, ni, ia};
     }
   }
   // Tiles narrower than 4 elements on a side gain nothing over the strided loop; nor do tiles
   // narrower than 16 bytes, below every vector kernel.
   const std::size_t min_side = std::max<std::size_t>(4, 16 / p.elem_size);
   if (best_score / (cap + 1) < min_side) return false;
-  for (std::size_t k = 0; k < p.ni; ++k)
-    if (PlanAxis& ax = p.axes[p.i_axes[k]]; ax.ss < 0) reverse_axis(p, ax);
+  for (std::size_t k = 0; k < best.ni; ++k)
+    if (PlanAxis& ax = p.axes[best.i_axes[k]]; ax.ss < 0) reverse_axis(p, ax);
+  g = best;
   return true;
 }
 
@@ -244,7 +261,7 @@ inline bool choose_transpose_groups(CopyPlan& p) noexcept {
 // contiguous direction read backwards: flipping it in both views gives the kernels a unit-stride
 // source again (its destination stride goes negative, which their offset tables handle). Without
 // this, the destination-first loop order sweeps the whole source once per index of that axis.
-inline void unflip_source_unit_axis(CopyPlan& p) noexcept {
+inline void unflip_source_unit_axis(PlanNest& p) noexcept {
   const auto es = sgn(p.elem_size);
   std::size_t backwards = p.rank;
   for (std::size_t k = 0; k < p.rank; ++k) {
@@ -261,7 +278,7 @@ inline bool channel_kernel_fits(std::size_t channels, std::size_t es) noexcept {
 
 // The unique axis other than axes[0] with source stride `ss`, destination stride `ds` (any when
 // ds == 0) and, when n != 0, extent n; rank when there is none.
-inline std::size_t find_axis(const CopyPlan& p, std::ptrdiff_t ss, std::ptrdiff_t ds,
+inline std::size_t find_axis(const PlanNest& p, std::ptrdiff_t ss, std::ptrdiff_t ds,
                              std::size_t n) noexcept {
   for (std::size_t k = 1; k < p.rank; ++k)
     if (p.axes[k].ss == ss && (ds == 0 || p.axes[k].ds == ds) && (n == 0 || p.axes[k].n == n))
@@ -271,7 +288,8 @@ inline std::size_t find_axis(const CopyPlan& p, std::ptrdiff_t ss, std::ptrdiff_
 
 // A short channel axis contiguous on one side only, the pixel axis contiguous on the other:
 // channel-last <-> channel-first images. A 2-D transpose would have tiles 2-4 elements wide.
-inline PlanKind choose_channels(CopyPlan& p) noexcept {
+// Sets `g` (one axis a side) when it picks one of the channel kernels.
+inline PlanKind choose_channels(const PlanNest& p, TransposeGroups& g) noexcept {
   const auto es = sgn(p.elem_size);
   const PlanAxis& a0 = p.axes[0];
   if (p.rank < 2 || a0.ds != es) return PlanKind::strided;
@@ -286,9 +304,9 @@ inline PlanKind choose_channels(CopyPlan& p) noexcept {
     }
   }
   if (kind == PlanKind::strided) return kind;
-  p.nj = 1;
-  p.ni = 1;
-  p.i_axes[0] = static_cast<std::uint8_t>(k);
+  g.nj = 1;
+  g.ni = 1;
+  g.i_axes[0] = static_cast<std::uint8_t>(k);
   return kind;
 }
 
@@ -311,9 +329,10 @@ inline CopyPlan plan_copy(const CopyArgs& a) noexcept {
     p.kind = PlanKind::fill;
   } else {
     plan_impl::unflip_source_unit_axis(p);
-    if (const PlanKind ch = plan_impl::choose_channels(p); ch != PlanKind::strided)
+    TransposeGroups& groups = p;
+    if (const PlanKind ch = plan_impl::choose_channels(p, groups); ch != PlanKind::strided)
       p.kind = ch;
-    else if (plan_impl::choose_transpose_groups(p))
+    else if (plan_impl::choose_transpose_groups(p, groups))
       p.kind = PlanKind::transpose;
     else
       p.kind = PlanKind::strided;

@@ -29,14 +29,16 @@ namespace strided::detail::copy_impl {
 inline constexpr std::size_t max_block = 256;
 inline constexpr std::size_t max_j_block = 512;
 
-/// Offsets (bytes, source or destination side) of the linear group indices [start, start + len)
-/// of the group made of axes idx[0, count) (innermost first).
+/// One side of the transpose: the axes ax[0, count) (innermost first) of a plan, read as one
+/// index of `extent` values.
 struct Group {
   std::array<const PlanAxis*, plan_max_rank> ax{};
   std::size_t count = 0;
   std::size_t extent = 1;
 };
 
+/// Offsets (bytes, source side if UseSrc, else destination side) of the group indices
+/// [start, start + len).
 template <bool UseSrc>
 void group_offsets(const Group& g, std::size_t start, std::size_t len, std::ptrdiff_t* out) {
   std::array<std::size_t, plan_max_rank> digit{};
@@ -200,17 +202,41 @@ inline void transpose_staged_tile(const std::byte* s, const std::ptrdiff_t* src_
   transpose_band(s, src_j, d, dst_i, 0, il, jl, bj, es);
 }
 
+/// The plan's axes as the transpose walks them: the two groups and the outer axes.
+struct TransposeAxes {
+  Group j;  // destination-contiguous: a macro-tile's source rows
+  Group i;  // source-contiguous: a macro-tile's destination rows
+  OuterAxes outer;
+};
+
+inline TransposeAxes transpose_axes(const PlanNest& p, const TransposeGroups& g) noexcept {
+  TransposeAxes t;
+  std::array<bool, plan_max_rank> used{};
+  for (std::size_t k = 0; k < g.nj; ++k) {
+    t.j.ax[t.j.count++] = &p.axes[k];
+    t.j.extent *= p.axes[k].n;
+    used[k] = true;
+  }
+  for (std::size_t k = 0; k < g.ni; ++k) {
+    t.i.ax[t.i.count++] = &p.axes[g.i_axes[k]];
+    t.i.extent *= p.axes[g.i_axes[k]].n;
+    used[g.i_axes[k]] = true;
+  }
+  for (std::size_t k = 0; k < p.rank; ++k)
+    if (!used[k]) t.outer.ptr[t.outer.count++] = &p.axes[k];
+  return t;
+}
+
 /// Whether every register-tile row the kernel stores starts at a multiple of `align` bytes: the
 /// start, the I-group and outer destination strides must all be multiples (J offsets are j * es
 /// with j a multiple of W).
-inline bool rows_aligned(const CopyPlan& p, const OuterAxes& o, const Group& gi,
-                         std::size_t align) noexcept {
+inline bool rows_aligned(const PlanNest& p, const TransposeAxes& t, std::size_t align) noexcept {
   const auto a = static_cast<std::ptrdiff_t>(align);
   if (reinterpret_cast<std::uintptr_t>(p.dst + p.dst_offset) % align != 0) return false;
-  for (std::size_t k = 0; k < gi.count; ++k)
-    if (gi.ax[k]->ds % a != 0) return false;
-  for (std::size_t k = 0; k < o.count; ++k)
-    if (o.ptr[k]->ds % a != 0) return false;
+  for (std::size_t k = 0; k < t.i.count; ++k)
+    if (t.i.ax[k]->ds % a != 0) return false;
+  for (std::size_t k = 0; k < t.outer.count; ++k)
+    if (t.outer.ptr[k]->ds % a != 0) return false;
   return true;
 }
 
@@ -229,75 +255,94 @@ inline bool short_rows_first(const Group& gi, std::size_t es) noexcept {
 #endif
 }
 
-/// Offsets of a whole group, computed once when it is short enough (they do not depend on the
-/// outer index), else per macro-tile.
-inline constexpr std::size_t table_cap = 1024;
+/// Everything run_transpose decides once per plan, before any tile moves.
+struct TransposeSchedule {
+  simd::TileKernel kernel;
+  bool staged = false;  // macro-tiles go through an L1 buffer of whole lines (staged tile)
+  bool stream = false;  // destination lines are written with streaming stores
+  std::size_t bj_max = max_j_block;  // macro-tile side along J (along I it is max_block)
+  TileWalk walk;                     // how a non-staged macro-tile walks its register tiles
+};
 
-inline void run_transpose(const CopyPlan& p) {
+inline TransposeSchedule schedule_transpose(const PlanNest& p, const TransposeAxes& t) noexcept {
   const std::size_t es = p.elem_size;
-  Group gj, gi;
-  std::array<bool, plan_max_rank> used{};
-  for (std::size_t k = 0; k < p.nj; ++k) {
-    gj.ax[gj.count++] = &p.axes[k];
-    gj.extent *= p.axes[k].n;
-    used[k] = true;
-  }
-  for (std::size_t k = 0; k < p.ni; ++k) {
-    gi.ax[gi.count++] = &p.axes[p.i_axes[k]];
-    gi.extent *= p.axes[p.i_axes[k]].n;
-    used[p.i_axes[k]] = true;
-  }
-  OuterAxes o;
-  for (std::size_t k = 0; k < p.rank; ++k)
-    if (!used[k]) o.ptr[o.count++] = &p.axes[k];
-  simd::TileKernel kern = simd::tile_kernel(es, gi.extent, gj.extent);
-  const std::size_t row_bytes = kern.wj * es;  // what one destination row store writes
-  const bool staged = kern.wi == kern.wj && row_bytes < line && line % row_bytes == 0 &&
-                      std::min(gi.extent, gj.extent) >= line / es;
-  const bool stream = streams(p) && (staged || kern.stream != nullptr) &&
-                      rows_aligned(p, o, gi, staged ? line : row_bytes);
+  TransposeSchedule sc;
+  sc.kernel = simd::tile_kernel(es, t.i.extent, t.j.extent);
+  const std::size_t row_bytes = sc.kernel.wj * es;  // what one destination row store writes
+  sc.staged = sc.kernel.wi == sc.kernel.wj && row_bytes < line && line % row_bytes == 0 &&
+              std::min(t.i.extent, t.j.extent) >= line / es;
+  sc.stream = streams(p) && (sc.staged || sc.kernel.stream != nullptr) &&
+              rows_aligned(p, t, sc.staged ? line : row_bytes);
   // Staged tiles are cheap to leave (whole lines written), so their macro-tiles are as long as
   // the tables allow.
-  const std::size_t bj_max = staged ? max_block : max_j_block;
+  sc.bj_max = sc.staged ? max_block : max_j_block;
   // When each outer index moves only a few KiB (high-rank permutes: 8 x 64 floats in the rank-22
   // case), the tiles prefetch the next outer index's source rows, which would otherwise be
   // fetched late. Not for larger tiles, whose next outer index is too far ahead to help: the
   // prefetches then evict lines still in use.
-  const bool small_tiles = gi.extent * gj.extent * es <= 16 * 1024 && o.count > 0;
-  const TileWalk walk{small_tiles ? o.ptr[0]->ss : 0, short_rows_first(gi, es), stream && !staged};
-  const bool whole_i = gi.extent <= table_cap, whole_j = gj.extent <= table_cap;
-  std::array<std::ptrdiff_t, table_cap> all_i, all_j;
-  if (whole_i) group_offsets<false>(gi, 0, gi.extent, all_i.data());
-  if (whole_j) group_offsets<true>(gj, 0, gj.extent, all_j.data());
-  for_each_index(
-      o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
-      [&](const std::byte* s0, std::byte* d0) {
-        std::array<std::ptrdiff_t, max_j_block> src_j;
-        std::array<std::ptrdiff_t, max_block> dst_i;
-        auto i_table = [&](std::size_t ib, std::size_t bi) -> const std::ptrdiff_t* {
-          if (whole_i) return all_i.data() + ib;
-          group_offsets<false>(gi, ib, bi, dst_i.data());
-          return dst_i.data();
-        };
-        auto j_table = [&](std::size_t jb, std::size_t bj) -> const std::ptrdiff_t* {
-          if (whole_j) return all_j.data() + jb;
-          group_offsets<true>(gj, jb, bj, src_j.data());
-          return src_j.data();
-        };
-        for (std::size_t jb = 0; jb < gj.extent; jb += bj_max) {
-          const std::size_t bj = std::min(bj_max, gj.extent - jb);
-          const std::ptrdiff_t* tj = j_table(jb, bj);
-          for (std::size_t ib = 0; ib < gi.extent; ib += max_block) {
-            const std::size_t bi = std::min(max_block, gi.extent - ib);
-            const std::ptrdiff_t* ti = i_table(ib, bi);
-            if (staged)
-              transpose_staged_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, kern, stream);
-            else
-              transpose_macro_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, kern, walk);
-          }
-        }
-      });
-  if (stream) stream_fence();
+  const bool small_tiles = t.i.extent * t.j.extent * es <= 16 * 1024 && t.outer.count > 0;
+  sc.walk = {small_tiles ? t.outer.ptr[0]->ss : 0, short_rows_first(t.i, es),
+             sc.stream && !sc.staged};
+  return sc;
+}
+
+/// Offsets of a whole group, computed once when it is short enough (they do not depend on the
+/// outer index), else per macro-tile.
+inline constexpr std::size_t table_cap = 1024;
+
+/// A group's offsets (source side for J, destination side for I) for macro-tiles of up to
+/// TileCap indices: read from the whole group's table, or computed into the tile's own.
+template <bool UseSrc, std::size_t TileCap>
+class TileOffsets {
+ public:
+  explicit TileOffsets(const Group& g) noexcept : group_(g), whole_(g.extent <= table_cap) {
+    if (whole_) group_offsets<UseSrc>(g, 0, g.extent, whole_table_.data());
+  }
+
+  /// Offsets of the group indices [start, start + len), len <= TileCap.
+  const std::ptrdiff_t* tile(std::size_t start, std::size_t len) noexcept {
+    if (whole_) return whole_table_.data() + start;
+    group_offsets<UseSrc>(group_, start, len, tile_table_.data());
+    return tile_table_.data();
+  }
+
+ private:
+  const Group& group_;
+  bool whole_;
+  std::array<std::ptrdiff_t, table_cap> whole_table_;
+  std::array<std::ptrdiff_t, TileCap> tile_table_;
+};
+
+/// The I x J transpose of one outer index (source s0, destination d0), a macro-tile at a time:
+/// J outer, I inner.
+inline void transpose_outer_index(const std::byte* s0, std::byte* d0, const TransposeAxes& t,
+                                  const TransposeSchedule& sc, std::size_t es,
+                                  TileOffsets<true, max_j_block>& src_j,
+                                  TileOffsets<false, max_block>& dst_i) {
+  for (std::size_t jb = 0; jb < t.j.extent; jb += sc.bj_max) {
+    const std::size_t bj = std::min(sc.bj_max, t.j.extent - jb);
+    const std::ptrdiff_t* tj = src_j.tile(jb, bj);
+    for (std::size_t ib = 0; ib < t.i.extent; ib += max_block) {
+      const std::size_t bi = std::min(max_block, t.i.extent - ib);
+      const std::ptrdiff_t* ti = dst_i.tile(ib, bi);
+      if (sc.staged)
+        transpose_staged_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, sc.kernel, sc.stream);
+      else
+        transpose_macro_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, sc.kernel, sc.walk);
+    }
+  }
+}
+
+inline void run_transpose(const PlanNest& p, const TransposeGroups& g) {
+  const TransposeAxes t = transpose_axes(p, g);
+  const TransposeSchedule sc = schedule_transpose(p, t);
+  TileOffsets<true, max_j_block> src_j(t.j);
+  TileOffsets<false, max_block> dst_i(t.i);
+  for_each_index(t.outer.ptr.data(), t.outer.count, p.src + p.src_offset, p.dst + p.dst_offset,
+                 [&](const std::byte* s0, std::byte* d0) {
+                   transpose_outer_index(s0, d0, t, sc, p.elem_size, src_j, dst_i);
+                 });
+  if (sc.stream) stream_fence();
 }
 
 }  // namespace strided::detail::copy_impl

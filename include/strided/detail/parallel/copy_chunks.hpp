@@ -127,14 +127,14 @@ class CopyChunks {
 
   // Moves src / dst to the first element of unit u.
   void locate(std::size_t u, const std::byte*& src, std::byte*& dst) const noexcept {
-    const auto es = static_cast<std::ptrdiff_t>(args_.elem_size);
+    const std::size_t es = args_.elem_size;
     for (std::size_t t = outer_; t-- > 0;) {
       const std::size_t axis = order_[t];
       const std::size_t n = args_.shape[axis];
       const auto i = static_cast<std::ptrdiff_t>(u % n);
       u /= n;
-      src += i * args_.src_strides[axis] * es;
-      dst += i * args_.dst_strides[axis] * es;
+      src += i * byte_stride(args_.src_strides[axis], es);
+      dst += i * byte_stride(args_.dst_strides[axis], es);
     }
   }
 
