@@ -342,7 +342,7 @@ class Layout {
     return detail::guard_allocations("reshape", [&]() -> Result<void> {
       if (reshape_row_major(requested)) return {};
       if (std::find(requested.begin(), requested.end(), infer) == requested.end())
-        return reshape_exact_in_place(requested);  // the common case, without copying the shape
+        return reshape_general(requested);  // without copying the shape
       auto resolved = detail::resolve_infer(requested, numel(), "reshape");
       if (!resolved) return std::move(resolved).error();
       return reshape_exact_in_place(*resolved);
@@ -352,29 +352,7 @@ class Layout {
   constexpr Result<void> reshape_exact_in_place(const Shape& new_shape) {
     return detail::guard_allocations("reshape", [&]() -> Result<void> {
       if (reshape_row_major(new_shape)) return {};
-      if (new_shape.size() > max_rank)
-        return ShapeError::rank_too_large("reshape", new_shape.size());
-      const auto n = detail::checked_numel(new_shape);
-      if (!n) return ShapeError::size_overflow("reshape", new_shape);
-      // The common case, a row-major layout, is recognised without a chain of products.
-      const auto row_major_n = detail::row_major_numel(shape_, strides_);
-      const std::size_t old_n = row_major_n ? *row_major_n : numel();
-      if (*n != old_n) return ShapeError::element_count_mismatch("reshape", old_n, new_shape);
-      // Row-major data stays row-major (and 0 or 1 element has no order to preserve).
-      const bool row_major = *n <= 1 || row_major_n || is_contiguous();
-      // Sizes >= 1 multiplying to at most PTRDIFF_MAX give strides that fit; otherwise check.
-      const bool may_overflow = *n == 0 || *n > static_cast<std::size_t>(detail::max_index);
-      if (row_major && may_overflow &&
-          !detail::row_major_steps(new_shape, [](std::size_t, std::ptrdiff_t) {}))
-        return ShapeError::size_overflow("reshape", new_shape);
-      if (!row_major) return reshape_strided(new_shape);
-      shape_.reserve(new_shape.size());  // the only steps that can throw, before any change
-      strides_.reserve(new_shape.size());
-      shape_ = new_shape;
-      strides_.resize(rank());  // written in place: a temporary would be reloaded just after
-      detail::row_major_steps(shape_,
-                              [&](std::size_t k, std::ptrdiff_t step) { strides_[k] = step; });
-      return {};
+      return reshape_general(new_shape);
     });
   }
 
@@ -436,6 +414,33 @@ class Layout {
       return empty();
     offset_ = static_cast<std::size_t>(moved);
     return true;
+  }
+
+  /// reshape_exact_in_place when reshape_row_major has not done it: every other layout, and every
+  /// error. Inside the caller's guard.
+  constexpr Result<void> reshape_general(const Shape& new_shape) {
+    if (new_shape.size() > max_rank) return ShapeError::rank_too_large("reshape", new_shape.size());
+    const auto n = detail::checked_numel(new_shape);
+    if (!n) return ShapeError::size_overflow("reshape", new_shape);
+    // The common case, a row-major layout, is recognised without a chain of products.
+    const auto row_major_n = detail::row_major_numel(shape_, strides_);
+    const std::size_t old_n = row_major_n ? *row_major_n : numel();
+    if (*n != old_n) return ShapeError::element_count_mismatch("reshape", old_n, new_shape);
+    // Row-major data stays row-major (and 0 or 1 element has no order to preserve).
+    const bool row_major = *n <= 1 || row_major_n || is_contiguous();
+    // Sizes >= 1 multiplying to at most PTRDIFF_MAX give strides that fit; otherwise check.
+    const bool may_overflow = *n == 0 || *n > static_cast<std::size_t>(detail::max_index);
+    if (row_major && may_overflow &&
+        !detail::row_major_steps(new_shape, [](std::size_t, std::ptrdiff_t) {}))
+      return ShapeError::size_overflow("reshape", new_shape);
+    if (!row_major) return reshape_strided(new_shape);
+    shape_.reserve(new_shape.size());  // the only steps that can throw, before any change
+    strides_.reserve(new_shape.size());
+    shape_ = new_shape;
+    strides_.resize(rank());  // written in place: a temporary would be reloaded just after
+    detail::row_major_steps(shape_,
+                            [&](std::size_t k, std::ptrdiff_t step) { strides_[k] = step; });
+    return {};
   }
 
   /// The common reshape, a row-major layout to a shape of the same count, in one pass over the

@@ -186,7 +186,7 @@ constexpr Result<void> Layout::flatten_in_place(std::size_t first, std::size_t l
     for (std::size_t k = 0; k < first; ++k) shape.push_back(shape_[k]);
     shape.push_back(merged);
     for (std::size_t k = last + 1; k < rank(); ++k) shape.push_back(shape_[k]);
-    return reshape_exact_in_place(shape);
+    return reshape_general(shape);  // not row-major: checked above
   });
 }
 
