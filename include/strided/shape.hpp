@@ -118,11 +118,7 @@ class SmallVector {
     push_back(value);
     move_entry(size_ - 1, pos);
   }
-  constexpr void erase(std::size_t pos) {
-    I* d = data();
-    for (std::size_t k = pos; k + 1 < size_; ++k) d[k] = d[k + 1];
-    --size_;
-  }
+  constexpr void erase(std::size_t pos) { erase(pos, pos + 1); }
   /// Removes the entries [first, last).
   constexpr void erase(std::size_t first, std::size_t last) {
     I* d = data();
