@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include "strided/detail/simd/isa.hpp"
 
@@ -58,6 +59,13 @@ template <std::size_t N, class Reg>
     x |= (U32Lanes<N>)nan & 0x00400000;
   reg = (Reg)x;
 }
+
+/// The range of the integer type Int as f32, where f32 → Int saturates (exact for the 8-bit
+/// types the x86 kernels clamp to).
+template <class Int>
+inline constexpr float int_min_f32 = static_cast<float>(std::numeric_limits<Int>::min());
+template <class Int>
+inline constexpr float int_max_f32 = static_cast<float>(std::numeric_limits<Int>::max());
 
 #if STRIDED_X86
 namespace cast_x86 {
