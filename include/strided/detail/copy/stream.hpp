@@ -76,77 +76,35 @@ inline void prefetch_lines(const std::byte* p, std::ptrdiff_t ahead) noexcept {
 }
 
 #if STRIDED_X86
-[[gnu::target(STRIDED_AVX2_FEATURES)]] inline void stream_copy_avx2(std::byte* d,
-                                                                    const std::byte* s,
-                                                                    std::size_t n,
-                                                                    std::ptrdiff_t ahead) noexcept {
-  const auto mis = reinterpret_cast<std::uintptr_t>(d) % 32;
-  std::size_t head = mis == 0 ? 0 : 32 - mis;
-  if (head > n) head = n;
-  std::memcpy(d, s, head);
-  std::size_t i = head;
-  for (; i + 128 <= n; i += 128) {
-    prefetch_lines<2>(s + i, ahead);
-    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i));
-    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 32));
-    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 64));
-    const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i + 96));
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i), a);
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + 32), b);
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + 64), c);
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + 96), e);
-  }
-  for (; i + 32 <= n; i += 32)
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i),
-                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i)));
-  std::memcpy(d + i, s + i, n - i);
+// The streaming store of each level's register.
+[[gnu::target(STRIDED_AVX2_FEATURES), gnu::always_inline]] inline void stream(std::byte* p,
+                                                                              __m256i v) {
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v);
+}
+[[gnu::target(STRIDED_AVX512_FEATURES), gnu::always_inline]] inline void stream(std::byte* p,
+                                                                                __m512i v) {
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
 }
 
-[[gnu::target(STRIDED_AVX512_FEATURES)]] inline void stream_copy_avx512(
-    std::byte* d, const std::byte* s, std::size_t n, std::ptrdiff_t ahead) noexcept {
-  const auto mis = reinterpret_cast<std::uintptr_t>(d) % 64;
-  std::size_t head = mis == 0 ? 0 : 64 - mis;
-  if (head > n) head = n;
-  std::memcpy(d, s, head);
-  std::size_t i = head;
-  for (; i + 256 <= n; i += 256) {
-    prefetch_lines<4>(s + i, ahead);
-    const __m512i a = _mm512_loadu_si512(s + i);
-    const __m512i b = _mm512_loadu_si512(s + i + 64);
-    const __m512i c = _mm512_loadu_si512(s + i + 128);
-    const __m512i e = _mm512_loadu_si512(s + i + 192);
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(d + i), a);
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(d + i + 64), b);
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(d + i + 128), c);
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(d + i + 192), e);
-  }
-  for (; i + 64 <= n; i += 64)
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(d + i), _mm512_loadu_si512(s + i));
-  std::memcpy(d + i, s + i, n - i);
-}
-#endif
+namespace stream_avx2 {
+#define STRIDED_STREAM_TARGET [[gnu::target(STRIDED_AVX2_FEATURES)]]
+inline constexpr std::size_t vector_bytes = 32;
+#include "strided/detail/copy/stream_loops.inl"
+}  // namespace stream_avx2
 
-#if STRIDED_X86
-[[gnu::target(STRIDED_AVX2_FEATURES)]] inline void stream_line_avx2(std::byte* d,
-                                                                    const std::byte* s) noexcept {
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(d),
-                      _mm256_load_si256(reinterpret_cast<const __m256i*>(s)));
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(d + 32),
-                      _mm256_load_si256(reinterpret_cast<const __m256i*>(s + 32)));
-}
-
-[[gnu::target(STRIDED_AVX512_FEATURES)]] inline void stream_line_avx512(
-    std::byte* d, const std::byte* s) noexcept {
-  _mm512_stream_si512(reinterpret_cast<__m512i*>(d), _mm512_load_si512(s));
-}
+namespace stream_avx512 {
+#define STRIDED_STREAM_TARGET [[gnu::target(STRIDED_AVX512_FEATURES)]]
+inline constexpr std::size_t vector_bytes = 64;
+#include "strided/detail/copy/stream_loops.inl"
+}  // namespace stream_avx512
 #endif
 
 /// One 64-byte line from a 64-byte aligned `s` to a 64-byte aligned `d`, bypassing the caches
 /// when can_stream() (else a plain copy).
 inline void stream_line(std::byte* d, const std::byte* s) noexcept {
 #if STRIDED_X86
-  if (active_isa() == Isa::avx512) return stream_line_avx512(d, s);
-  if (active_isa() == Isa::avx2) return stream_line_avx2(d, s);
+  if (active_isa() == Isa::avx512) return stream_avx512::stream_line(d, s);
+  if (active_isa() == Isa::avx2) return stream_avx2::stream_line(d, s);
 #endif
   std::memcpy(d, s, 64);
 }
@@ -159,8 +117,8 @@ inline void stream_line(std::byte* d, const std::byte* s) noexcept {
 inline void stream_copy(std::byte* d, const std::byte* s, std::size_t n,
                         std::ptrdiff_t ahead = 0) noexcept {
 #if STRIDED_X86
-  if (active_isa() == Isa::avx512) return stream_copy_avx512(d, s, n, ahead);
-  if (active_isa() == Isa::avx2) return stream_copy_avx2(d, s, n, ahead);
+  if (active_isa() == Isa::avx512) return stream_avx512::stream_copy(d, s, n, ahead);
+  if (active_isa() == Isa::avx2) return stream_avx2::stream_copy(d, s, n, ahead);
 #endif
   static_cast<void>(ahead);
   std::memcpy(d, s, n);

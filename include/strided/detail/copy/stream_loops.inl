@@ -1,0 +1,54 @@
+// The streaming copy loops of one x86 level, written once for AVX2 and AVX-512.
+//
+// Included inside stream.hpp's namespaces stream_avx2 and stream_avx512 (per-target re-inclusion,
+// as simd/cast_driver.inl: a function's target attribute cannot depend on a template parameter).
+// The including file defines:
+//   STRIDED_STREAM_TARGET  the level's target attribute;
+//   vector_bytes           the width of the level's registers, whose stream(std::byte*, register)
+//                          store stream.hpp defines.
+// This file undefines the macro.
+//
+// No include guard and no #pragma once: it is meant to be included once per ISA namespace.
+
+/// A register of the level.
+using Vector [[gnu::vector_size(vector_bytes)]] = long long;
+
+/// A register loaded from any address (as the loadu intrinsics do it).
+STRIDED_STREAM_TARGET [[gnu::always_inline]] inline Vector load_unaligned(const std::byte* p) {
+  using Unaligned [[gnu::aligned(1), gnu::may_alias]] = Vector;
+  return *reinterpret_cast<const Unaligned*>(p);
+}
+
+/// memcpy with streaming stores: a plain head up to a vector_bytes boundary of `d`, four
+/// registers per iteration (prefetching `ahead`, see copy_impl::stream_copy), one per iteration,
+/// then a plain tail.
+STRIDED_STREAM_TARGET inline void stream_copy(std::byte* d, const std::byte* s, std::size_t n,
+                                              std::ptrdiff_t ahead) noexcept {
+  constexpr std::size_t w = vector_bytes;
+  const auto mis = reinterpret_cast<std::uintptr_t>(d) % w;
+  std::size_t head = mis == 0 ? 0 : w - mis;
+  if (head > n) head = n;
+  std::memcpy(d, s, head);
+  std::size_t i = head;
+  for (; i + 4 * w <= n; i += 4 * w) {
+    prefetch_lines<4 * w / 64>(s + i, ahead);
+    const Vector a = load_unaligned(s + i);
+    const Vector b = load_unaligned(s + i + w);
+    const Vector c = load_unaligned(s + i + 2 * w);
+    const Vector e = load_unaligned(s + i + 3 * w);
+    stream(d + i, a);
+    stream(d + i + w, b);
+    stream(d + i + 2 * w, c);
+    stream(d + i + 3 * w, e);
+  }
+  for (; i + w <= n; i += w) stream(d + i, load_unaligned(s + i));
+  std::memcpy(d + i, s + i, n - i);
+}
+
+/// One 64-byte line from a 64-byte aligned `s` to a 64-byte aligned `d`, with streaming stores.
+STRIDED_STREAM_TARGET inline void stream_line(std::byte* d, const std::byte* s) noexcept {
+  for (std::size_t k = 0; k < 64; k += vector_bytes)
+    stream(d + k, *reinterpret_cast<const Vector*>(s + k));
+}
+
+#undef STRIDED_STREAM_TARGET
