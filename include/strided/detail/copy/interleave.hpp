@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
 
 #include "strided/detail/copy/loops.hpp"
 #include "strided/detail/copy/plan.hpp"
@@ -10,12 +11,15 @@
 
 namespace strided::detail::copy_impl {
 
-/// The plan's axes other than the pixel and channel axes (axes[0] and axes[i_axes[0]]).
-inline OuterAxes channel_outer_axes(const PlanNest& p, const TransposeGroups& g) noexcept {
+/// Calls row(s, d) with the start of every row of pixels: once per index of the plan's axes other
+/// than the pixel and channel axes (axes[0] and axes[i_axes[0]]).
+template <class Row>
+inline void for_each_pixel_row(const PlanNest& p, const TransposeGroups& g, Row&& row) {
   OuterAxes o;
   for (std::size_t k = 1; k < p.rank; ++k)
     if (k != g.i_axes[0]) o.ptr[o.count++] = &p.axes[k];
-  return o;
+  for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
+                 std::forward<Row>(row));
 }
 
 /// axes[0]: pixels (packed in the source), i_axes[0]: channels (planes in the destination).
@@ -23,9 +27,8 @@ inline void run_deinterleave(const PlanNest& p, const TransposeGroups& g) {
   const PlanAxis& pixels = p.axes[0];
   const PlanAxis& channels = p.axes[g.i_axes[0]];
   const simd::DeinterleaveFn kernel = simd::deinterleave_kernel(channels.n, p.elem_size);
-  const OuterAxes o = channel_outer_axes(p, g);
-  for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
-                 [&](const std::byte* s, std::byte* d) { kernel(s, d, channels.ds, pixels.n); });
+  for_each_pixel_row(
+      p, g, [&](const std::byte* s, std::byte* d) { kernel(s, d, channels.ds, pixels.n); });
 }
 
 /// axes[0]: channels (packed in the destination), i_axes[0]: pixels (planes in the source).
@@ -33,9 +36,8 @@ inline void run_interleave(const PlanNest& p, const TransposeGroups& g) {
   const PlanAxis& channels = p.axes[0];
   const PlanAxis& pixels = p.axes[g.i_axes[0]];
   const simd::InterleaveFn kernel = simd::interleave_kernel(channels.n, p.elem_size);
-  const OuterAxes o = channel_outer_axes(p, g);
-  for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
-                 [&](const std::byte* s, std::byte* d) { kernel(s, channels.ss, d, pixels.n); });
+  for_each_pixel_row(
+      p, g, [&](const std::byte* s, std::byte* d) { kernel(s, channels.ss, d, pixels.n); });
 }
 
 }  // namespace strided::detail::copy_impl
