@@ -10,8 +10,9 @@
 //
 // No include guard and no #pragma once: it is meant to be included once per ISA namespace.
 
-/// A register of the level.
-using Vector [[gnu::vector_size(vector_bytes)]] = long long;
+/// A register of the level. May alias any type, as __m256i and __m512i do: it reads and writes
+/// buffers of every element type.
+using Vector [[gnu::vector_size(vector_bytes), gnu::may_alias]] = long long;
 
 /// A register loaded from any address (as the loadu intrinsics do it).
 STRIDED_STREAM_TARGET [[gnu::always_inline]] inline Vector load_unaligned(const std::byte* p) {
