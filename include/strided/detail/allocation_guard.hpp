@@ -34,8 +34,8 @@ constexpr auto guard_allocations(F&& body, G&& on_bad_alloc) -> decltype(body())
 #endif
 }
 
-// Out of line and cold: inlined, the relabelling made the view ops' guard too large to inline
-// well (narrow 7 -> 12 ns in views_bench).
+// Out of line and cold: inlined, the relabelling makes every view op's guard too large to be
+// inlined itself, and a view op costs a few nanoseconds (docs/views.md).
 template <class R>
 [[gnu::cold, gnu::noinline]] constexpr void label_error(R& out, const char* op) {
   // The error is relabelled where it lies: a copy could throw std::bad_alloc (shapes of more
