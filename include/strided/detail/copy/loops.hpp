@@ -134,6 +134,13 @@ inline void strided_row(const std::byte* s, std::ptrdiff_t ss, std::byte* d, std
     case 16:
       return strided_row_fixed<16>(s, ss, d, ds, n);
     default:
+      if (es <= 32) {  // rows folded into elements (3 floats: 12 bytes): no memcpy call each
+        for (std::size_t i = 0; i < n; ++i) {
+          const auto k = static_cast<std::ptrdiff_t>(i);
+          copy_small(d + k * ds, s + k * ss, es);
+        }
+        return;
+      }
       for (std::size_t i = 0; i < n; ++i) {
         const auto k = static_cast<std::ptrdiff_t>(i);
         std::memcpy(d + k * ds, s + k * ss, es);
