@@ -7,47 +7,13 @@
 #include "strided/detail/config.hpp"  // first: the C++20 check
 // clang-format on
 
-#include <array>
 #include <cstddef>
 
+#include "strided/detail/odometer.hpp"
 #include "strided/layout.hpp"
 #include "strided/tensor.hpp"
 
 namespace strided {
-
-namespace detail {
-
-/// A view's loop nest after dropping size-1 axes and merging every pair of neighbouring axes
-/// that walk one arithmetic progression (outer stride == inner stride * inner extent).
-/// axes [0, rank) are ordered innermost first; rank 0 means a single element.
-struct RunNest {
-  std::size_t rank = 0;
-  std::array<std::size_t, max_rank> extent{};
-  std::array<std::ptrdiff_t, max_rank> stride{};
-};
-
-/// The merged nest of a non-empty layout.
-inline RunNest merge_runs(const Layout& layout) noexcept {
-  RunNest nest;
-  const Shape& shape = layout.shape();
-  const Strides& strides = layout.strides();
-  for (std::size_t k = shape.size(); k-- > 0;) {
-    if (shape[k] == 1) continue;
-    if (nest.rank > 0) {
-      const std::size_t in = nest.rank - 1;
-      if (strides[k] == nest.stride[in] * static_cast<std::ptrdiff_t>(nest.extent[in])) {
-        nest.extent[in] *= shape[k];
-        continue;
-      }
-    }
-    nest.extent[nest.rank] = shape[k];
-    nest.stride[nest.rank] = strides[k];
-    ++nest.rank;
-  }
-  return nest;
-}
-
-}  // namespace detail
 
 /// Calls `run(first, length, stride)` for every maximal run of `t`, where a run is `length`
 /// elements at `first`, `first + stride`, ..., `first + (length - 1) * stride` (stride in
@@ -61,27 +27,19 @@ inline RunNest merge_runs(const Layout& layout) noexcept {
 template <Element T, class Run>
 void for_each_run(const Tensor<T>& t, Run&& run) {
   if (t.empty()) return;
-  const detail::RunNest nest = detail::merge_runs(t.layout());
+  static_assert(max_rank <= detail::max_loops);
+  const Strides& strides = t.layout().strides();
+  detail::LoopNest<1> nest;
+  detail::merge_loops(nest, t.shape().span(),
+                      [&strides](std::size_t, std::size_t k) { return strides[k]; });
   const T* base = t.storage().get() + t.offset();
   if (nest.rank == 0) {
     run(base, std::size_t{1}, std::ptrdiff_t{1});
     return;
   }
-  std::array<std::size_t, max_rank> index{};
-  std::ptrdiff_t at = 0;
-  while (true) {
-    run(base + at, nest.extent[0], nest.stride[0]);
-    std::size_t k = 1;
-    for (; k < nest.rank; ++k) {  // odometer over the outer axes, innermost first
-      if (++index[k] < nest.extent[k]) {
-        at += nest.stride[k];
-        break;
-      }
-      at -= static_cast<std::ptrdiff_t>(nest.extent[k] - 1) * nest.stride[k];
-      index[k] = 0;
-    }
-    if (k == nest.rank) return;
-  }
+  detail::Odometer<1> at(nest, 1);  // the outer loops; loop 0 is the run
+  do run(base + at.offset(0), nest.extent[0], nest.stride[0][0]);
+  while (at.next());
 }
 
 }  // namespace strided

@@ -181,7 +181,7 @@ inline std::vector<std::size_t> shown_storage_indices(const Layout& layout,
   out.reserve(total);
   StridedWalk<0> walk(grid.span(), {}, {});
   do {
-    for (std::size_t k = 0; k < axes.size(); ++k) index[k] = axes[k].index(walk.index()[k]);
+    for (std::size_t k = 0; k < axes.size(); ++k) index[k] = axes[k].index(walk.index(k));
     out.push_back(layout.storage_index(index.span()));
   } while (walk.next());
   return out;

@@ -21,6 +21,7 @@
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/chunk_grid.hpp"
 #include "strided/detail/copy/copy.hpp"
+#include "strided/detail/odometer.hpp"
 #include "strided/shape.hpp"
 
 namespace strided::detail::zip {
@@ -30,35 +31,10 @@ inline constexpr std::size_t min_direct_run = 64;
 /// Inputs whose broadcast (stride-0) runs get their own loop; more inputs are copied instead.
 inline constexpr std::size_t max_dispatched_inputs = 4;
 
-/// A joint loop nest over the output and N inputs, innermost axis first. stride[N] is the
-/// output's.
+/// A joint loop nest over N inputs and the output (operand N).
 template <std::size_t N>
-struct Nest {
-  std::size_t rank = 0;
-  std::array<std::size_t, max_rank> extent{};
-  std::array<std::array<std::ptrdiff_t, max_rank>, N + 1> stride{};
-};
-
-/// Merges the chunk's axes (outermost first) wherever every operand walks one progression.
-template <std::size_t N>
-void build_nest(Nest<N>& nest, std::span<const std::size_t> extent,
-                const std::array<std::array<std::ptrdiff_t, max_rank>, N + 1>& stride) noexcept {
-  nest.rank = 0;
-  for (std::size_t k = extent.size(); k-- > 0;) {
-    if (extent[k] == 1) continue;
-    bool merges = nest.rank > 0;
-    const std::size_t in = nest.rank - 1;
-    for (std::size_t op = 0; merges && op <= N; ++op)
-      merges = stride[op][k] == nest.stride[op][in] * static_cast<std::ptrdiff_t>(nest.extent[in]);
-    if (merges) {
-      nest.extent[in] *= extent[k];
-      continue;
-    }
-    nest.extent[nest.rank] = extent[k];
-    for (std::size_t op = 0; op <= N; ++op) nest.stride[op][nest.rank] = stride[op][k];
-    ++nest.rank;
-  }
-}
+using Nest = LoopNest<N + 1>;
+static_assert(max_rank <= max_loops);
 
 /// Reads a dense run (element i) or a broadcast value hoisted out of the loop.
 template <class T, bool Broadcast>
@@ -219,7 +195,8 @@ class Job {
     auto stride = plan.stride;
     for (std::size_t i = 0; i < N; ++i)
       if (plan.copied[i]) stride[i] = plan.compact;
-    build_nest<N>(plan.nest, std::span<const std::size_t>(plan.extent.data(), plan.rank), stride);
+    merge_loops(plan.nest, std::span<const std::size_t>(plan.extent.data(), plan.rank),
+                [&stride](std::size_t m, std::size_t k) { return stride[m][k]; });
   }
 
   template <std::size_t... I>
@@ -266,27 +243,15 @@ class Job {
       *out = f_(*std::get<I>(plan.at)...);
       return;
     }
-    std::array<std::size_t, max_rank> index{};
-    std::array<std::ptrdiff_t, N + 1> at{};
     const std::size_t n = nest.extent[0];
     const bool dense_out = nest.stride[N][0] == 1;
-    while (true) {
+    Odometer<N + 1> at(nest, 1);  // the outer loops; loop 0 is the row
+    do {
       if (dense_out)
-        row<Mask, I...>(out + at[N], n, std::get<I>(plan.at) + at[I]...);
+        row<Mask, I...>(out + at.offset(N), n, std::get<I>(plan.at) + at.offset(I)...);
       else
-        strided_row<I...>(out + at[N], n, nest, std::get<I>(plan.at) + at[I]...);
-      std::size_t k = 1;
-      for (; k < nest.rank; ++k) {  // odometer over the outer loops, innermost first
-        if (++index[k] < nest.extent[k]) {
-          for (std::size_t op = 0; op <= N; ++op) at[op] += nest.stride[op][k];
-          break;
-        }
-        const auto back = static_cast<std::ptrdiff_t>(nest.extent[k] - 1);
-        for (std::size_t op = 0; op <= N; ++op) at[op] -= back * nest.stride[op][k];
-        index[k] = 0;
-      }
-      if (k == nest.rank) return;
-    }
+        strided_row<I...>(out + at.offset(N), n, nest, std::get<I>(plan.at) + at.offset(I)...);
+    } while (at.next());
   }
 
   // The loop the compiler vectorises: dense inputs indexed, broadcast ones held in registers.

@@ -15,11 +15,10 @@ namespace strided::detail::copy_impl {
 /// than the pixel and channel axes (axes[0] and axes[i_axes[0]]).
 template <class Row>
 inline void for_each_pixel_row(const PlanNest& p, const TransposeGroups& g, Row&& row) {
-  OuterAxes o;
+  PlanLoops o;
   for (std::size_t k = 1; k < p.rank; ++k)
-    if (k != g.i_axes[0]) o.ptr[o.count++] = &p.axes[k];
-  for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
-                 std::forward<Row>(row));
+    if (k != g.i_axes[0]) push_axis(o, p.axes[k]);
+  for_each_index(o, p.src + p.src_offset, p.dst + p.dst_offset, std::forward<Row>(row));
 }
 
 /// axes[0]: pixels (packed in the source), i_axes[0]: channels (planes in the destination).

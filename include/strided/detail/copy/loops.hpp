@@ -10,39 +10,29 @@
 
 #include "strided/detail/copy/plan.hpp"
 #include "strided/detail/copy/stream.hpp"
+#include "strided/detail/odometer.hpp"
 
 namespace strided::detail::copy_impl {
 
-/// Calls fn(source offset, destination offset) (bytes) for every index of the axes in `outer`
-/// (innermost first), walking the destination forwards. An odometer rather than recursion: ranks
-/// reach 64 and the per-step cost matters when the inner work is small.
+/// Operands of a copy plan's loops in a LoopNest: the source and the destination.
+inline constexpr std::size_t src_operand = 0, dst_operand = 1;
+/// Loops of a copy plan, strides in bytes.
+using PlanLoops = LoopNest<2>;
+static_assert(plan_max_rank <= max_loops);
+
+/// Calls fn(src, dst) for every index of the loops in `outer`, walking the destination forwards.
+/// Offsets stay integers until an element's address is formed, so no pointer is formed outside
+/// the views.
 template <class Fn>
-void for_each_offset(const PlanAxis* const* outer, std::size_t count, Fn&& fn) {
-  std::array<std::size_t, plan_max_rank> idx{};
-  std::ptrdiff_t os = 0, od = 0;
-  for (;;) {
-    fn(os, od);
-    std::size_t k = 0;
-    for (; k < count; ++k) {
-      const PlanAxis& ax = *outer[k];
-      os += ax.ss;
-      od += ax.ds;
-      if (++idx[k] < ax.n) break;
-      idx[k] = 0;
-      os -= ax.ss * static_cast<std::ptrdiff_t>(ax.n);
-      od -= ax.ds * static_cast<std::ptrdiff_t>(ax.n);
-    }
-    if (k == count) return;
-  }
+void for_each_index(const PlanLoops& outer, const std::byte* s, std::byte* d, Fn&& fn) {
+  Odometer<2> at(outer);
+  do fn(s + at.offset(src_operand), d + at.offset(dst_operand));
+  while (at.next());
 }
 
-/// Calls fn(src, dst) for every index of the axes in `outer`. Offsets stay integers until an
-/// element's address is formed, so no pointer is formed outside the views (the last carry steps
-/// one past the end, which for a negative stride is before the buffer).
-template <class Fn>
-void for_each_index(const PlanAxis* const* outer, std::size_t count, const std::byte* s,
-                    std::byte* d, Fn&& fn) {
-  for_each_offset(outer, count, [&](std::ptrdiff_t os, std::ptrdiff_t od) { fn(s + os, d + od); });
+/// Appends a plan axis to `loops` as its outermost loop.
+inline void push_axis(PlanLoops& loops, const PlanAxis& ax) noexcept {
+  loops.push_outer(ax.n, {ax.ss, ax.ds});
 }
 
 /// Bytes the plan writes.
@@ -58,15 +48,10 @@ inline bool streams(const PlanNest& p) noexcept {
   return std::max(dst_bytes(p), p.whole_dst_bytes) >= stream_threshold() && can_stream();
 }
 
-/// Pointers to axes[first, rank) of a plan, for for_each_index.
-struct OuterAxes {
-  std::array<const PlanAxis*, plan_max_rank> ptr{};
-  std::size_t count = 0;
-};
-
-inline OuterAxes outer_axes(const PlanNest& p, std::size_t first) noexcept {
-  OuterAxes o;
-  for (std::size_t k = first; k < p.rank; ++k) o.ptr[o.count++] = &p.axes[k];
+/// The loops of axes[first, rank) of a plan, for for_each_index.
+inline PlanLoops outer_axes(const PlanNest& p, std::size_t first) noexcept {
+  PlanLoops o;
+  for (std::size_t k = first; k < p.rank; ++k) push_axis(o, p.axes[k]);
   return o;
 }
 
@@ -186,25 +171,25 @@ inline void fill_row(const std::byte* s, std::byte* d, std::size_t n, std::size_
 inline constexpr std::size_t min_streamed_row = 1024;
 
 inline void run_rowwise(const PlanNest& p) {
-  const OuterAxes o = outer_axes(p, 0);
+  const PlanLoops o = outer_axes(p, 0);
   const std::size_t bytes = p.elem_size;
   if (streams(p) && bytes >= min_streamed_row) {
-    const std::ptrdiff_t next_row = o.count > 0 ? o.ptr[0]->ss : 0;  // the innermost outer axis
-    for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
+    const std::ptrdiff_t next_row = o.rank > 0 ? o.stride[src_operand][0] : 0;  // innermost loop
+    for_each_index(o, p.src + p.src_offset, p.dst + p.dst_offset,
                    [bytes, next_row](const std::byte* s, std::byte* d) {
                      stream_copy(d, s, bytes, next_row);
                    });
     stream_fence();
     return;
   }
-  for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
+  for_each_index(o, p.src + p.src_offset, p.dst + p.dst_offset,
                  [bytes](const std::byte* s, std::byte* d) { std::memcpy(d, s, bytes); });
 }
 
 inline void run_fill(const PlanNest& p) {
-  const OuterAxes o = outer_axes(p, 1);
+  const PlanLoops o = outer_axes(p, 1);
   const std::size_t n = p.axes[0].n, es = p.elem_size;
-  for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
+  for_each_index(o, p.src + p.src_offset, p.dst + p.dst_offset,
                  [n, es](const std::byte* s, std::byte* d) { fill_row(s, d, n, es); });
 }
 
@@ -255,31 +240,32 @@ inline void run_strided(const PlanNest& p) {
   std::array<std::size_t, plan_max_rank> block_axes{};
   const std::size_t nb = strided_block_axes(p, block_axes);
   if (nb == 0) {  // the destination's order: no table between the odometer and the rows
-    const OuterAxes o = outer_axes(p, 1);
-    for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
+    const PlanLoops o = outer_axes(p, 1);
+    for_each_index(o, p.src + p.src_offset, p.dst + p.dst_offset,
                    [inner, es](const std::byte* s, std::byte* d) {
                      strided_row(s, inner.ss, d, inner.ds, inner.n, es);
                    });
     return;
   }
   std::array<bool, plan_max_rank> in_block{};
-  std::array<const PlanAxis*, plan_max_rank> block{};
+  PlanLoops block;
   for (std::size_t k = 0; k < nb; ++k) {
     in_block[block_axes[k]] = true;
-    block[k] = &p.axes[block_axes[k]];
+    push_axis(block, p.axes[block_axes[k]]);
   }
-  OuterAxes o;
+  PlanLoops o;
   for (std::size_t k = 1; k < p.rank; ++k)
-    if (!in_block[k]) o.ptr[o.count++] = &p.axes[k];
+    if (!in_block[k]) push_axis(o, p.axes[k]);
   // Offsets of the block's rows, innermost (smallest source stride) first.
   std::array<std::ptrdiff_t, strided_block> src_row, dst_row;
   std::size_t rows = 0;
-  for_each_offset(block.data(), nb, [&](std::ptrdiff_t os, std::ptrdiff_t od) {
-    src_row[rows] = os;
-    dst_row[rows] = od;
+  Odometer<2> row(block);
+  do {
+    src_row[rows] = row.offset(src_operand);
+    dst_row[rows] = row.offset(dst_operand);
     ++rows;
-  });
-  for_each_index(o.ptr.data(), o.count, p.src + p.src_offset, p.dst + p.dst_offset,
+  } while (row.next());
+  for_each_index(o, p.src + p.src_offset, p.dst + p.dst_offset,
                  [&src_row, &dst_row, rows, inner, es](const std::byte* s, std::byte* d) {
                    for (std::size_t r = 0; r < rows; ++r)
                      strided_row(s + src_row[r], inner.ss, d + dst_row[r], inner.ds, inner.n, es);
