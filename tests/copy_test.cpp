@@ -457,3 +457,34 @@ TEST_CASE("strided copies walk a block of the smallest source strides", "[copy]"
       require_copy_matches(rng, c.shape, es, src, dst);
     }
 }
+
+// Rows of 3 to 8 floats (and of 17 or 31 bytes) contiguous in both views fold into one element of
+// 12 to 32 bytes, which the strided loop copies with copy_small's two overlapping moves rather than
+// a memcpy call: source rows narrowed out of wider ones (one axis flipped), a row-major
+// destination, every level.
+TEST_CASE("strided copies of rows folded into 12- to 32-byte elements", "[copy]") {
+  STRIDED_TEST_RANDOM_SEED(seed);
+  const int levels = testable_levels();
+  for (int level = 0; level < levels; ++level) {
+    strided::detail::ScopedIsa isa(static_cast<strided::detail::Isa>(level));
+    std::mt19937_64 rng(seed + static_cast<std::uint64_t>(level));
+    struct Case {
+      std::size_t es, row;  // element bytes, elements per folded row
+    };
+    for (const Case c : {Case{4, 3}, Case{4, 5}, Case{4, 6}, Case{4, 7}, Case{4, 8}, Case{1, 17},
+                         Case{1, 31}, Case{2, 9}}) {
+      const std::vector<std::size_t> shape{7, 40, c.row};
+      const auto pitch = static_cast<std::ptrdiff_t>(c.row + 1 + rng() % 3);  // padded rows
+      CAPTURE(level, c.es, c.row, pitch);
+      View src, dst = row_major_destination(rng, shape, c.es);
+      src.strides = {40 * pitch, -pitch, 1};
+      src.origin = (39 * static_cast<std::size_t>(pitch)) * c.es + rng() % 16;
+      src.bytes.resize(src.origin + 7 * 40 * static_cast<std::size_t>(pitch) * c.es + 16);
+      CopyArgs a{shape, nullptr, src.strides, nullptr, dst.strides, c.es};
+      const auto p = strided::detail::plan_copy(a);
+      REQUIRE(p.kind == strided::detail::PlanKind::strided);
+      REQUIRE(p.elem_size == c.es * c.row);
+      require_copy_matches(rng, shape, c.es, src, dst);
+    }
+  }
+}

@@ -1,10 +1,13 @@
+#include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <strided/layout.hpp>
 #include <strided/layout_views.hpp>
 #include <string>
 
 #include "catch_shim.hpp"
+#include "support.hpp"
 
 using strided::Layout;
 using strided::Shape;
@@ -375,4 +378,91 @@ TEST_CASE("reshape and flatten of a row-major layout give the row-major strides 
   const Layout shifted = Layout::contiguous({4, 3}, 7).value();
   CHECK(shifted.flatten(0, 1).value().offset() == 7);
   CHECK(shifted.reshape({2, 6}).value().offset() == 7);
+}
+
+TEST_CASE("flatten of any layout is the reshape to the merged shape") {
+  // flatten keeps the strides of the axes it does not merge when that is what the reshape gives,
+  // without the reshape's walk: against the reshape itself (shape, strides, offset, or the error
+  // kind) on random views with sizes 0, 1 and 2-3, permuted, sliced with steps and flipped.
+  STRIDED_TEST_RANDOM_SEED(seed);
+  std::mt19937_64 rng(seed);
+  for (int c = 0; c < 3000; ++c) {
+    const std::size_t rank = 1 + rng() % 6;
+    Shape shape(rank, 0);
+    for (std::size_t& size : shape) size = rng() % 5 == 0 ? rng() % 2 : 2 + rng() % 4;
+    Layout l = contiguous(shape);
+    Shape perm(rank, 0);
+    for (std::size_t k = 0; k < rank; ++k) perm[k] = k;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    if (rng() % 2 == 0) l = l.permute(perm).value();
+    const std::size_t dim = rng() % rank;
+    if (rng() % 3 == 0)
+      l = l.slice(dim, 0, strided::end, 1 + static_cast<std::ptrdiff_t>(rng() % 2)).value();
+    if (rng() % 3 == 0) l = l.flip(rng() % rank).value();
+    const Shape& s = l.shape();
+    for (std::size_t first = 0; first < rank; ++first)
+      for (std::size_t last = first; last < rank; ++last) {
+        Shape merged(s.span().first(first));
+        std::size_t size = 1;
+        for (std::size_t k = first; k <= last; ++k) size *= s[k];
+        merged.push_back(size);
+        for (std::size_t k = last + 1; k < rank; ++k) merged.push_back(s[k]);
+        const auto flat = l.flatten(first, last);
+        const auto reshaped = l.reshape(merged);
+        CAPTURE(s, l.strides(), first, last);
+        REQUIRE(flat.has_value() == reshaped.has_value());
+        if (flat.has_value())
+          CHECK(same(*flat, *reshaped));
+        else
+          CHECK(flat.error().kind() == reshaped.error().kind());
+      }
+  }
+}
+
+TEST_CASE("diagonal keeps the other axes in order and appends the diagonal") {
+  // Every ordered pair of axes of a rank-4 layout, against the shape and strides written out.
+  const Layout l = contiguous({2, 3, 4, 5});  // strides 60, 20, 5, 1
+  for (std::size_t d0 = 0; d0 < 4; ++d0)
+    for (std::size_t d1 = 0; d1 < 4; ++d1) {
+      if (d0 == d1) continue;
+      Shape shape;
+      Strides strides;
+      for (std::size_t k = 0; k < 4; ++k)
+        if (k != d0 && k != d1) {
+          shape.push_back(l.shape()[k]);
+          strides.push_back(l.strides()[k]);
+        }
+      shape.push_back(std::min(l.shape()[d0], l.shape()[d1]));
+      strides.push_back(l.strides()[d0] + l.strides()[d1]);
+      CAPTURE(d0, d1);
+      const Layout d = l.diagonal(0, d0, d1).value();
+      CHECK(d.shape() == shape);
+      CHECK(d.strides() == strides);
+      CHECK(d.offset() == 0);
+    }
+}
+
+TEST_CASE("broadcast_to gives stride 0 to every size-1 axis, grown or kept") {
+  // NumPy's broadcast_to: a size-1 axis of the source gets stride 0 in the result even where the
+  // target keeps its size 1, at the same rank and with new leading axes alike.
+  const Layout l = Layout::from_parts({1, 3, 1}, {7, 2, 5}, 0).value();
+  CHECK(l.broadcast_to({1, 3, 1}).value().strides() == Strides{0, 2, 0});
+  CHECK(l.broadcast_to({4, 3, 1}).value().strides() == Strides{0, 2, 0});
+  CHECK(l.broadcast_to({2, 1, 3, 6}).value().strides() == Strides{0, 0, 2, 0});
+  Layout same = l;
+  REQUIRE(same.broadcast_to_in_place(same.shape()).has_value());
+  CHECK(same.strides() == Strides{0, 2, 0});
+}
+
+TEST_CASE("large sizes past the quick bounds take the exact count") {
+  // reshape and broadcast_to bound the count by the largest size to the power of the rank; past
+  // that bound the exact product decides, whether it fits or overflows.
+  constexpr std::size_t big = std::size_t{1} << 40;
+  CHECK(same(contiguous({big, 3}).reshape({3, big}).value(), contiguous({3, big})));
+  CHECK(same(contiguous({big, 3}).reshape({3, 2, big / 2}).value(), contiguous({3, 2, big / 2})));
+  CHECK(contiguous({1, 3}).broadcast_to({big, 3}).value().strides() == Strides{0, 1});
+  CHECK(contiguous({1, 1, 1}).broadcast_to({big, big, 0}).value().numel() == 0);
+  require_error(contiguous({1, 1}).broadcast_to({big, big}), ShapeErrorKind::size_overflow,
+                "broadcast_to: the element count, a stride or the offset of shape "
+                "[1099511627776, 1099511627776] overflows");
 }

@@ -298,30 +298,35 @@ class Layout {
 
   constexpr Result<void> permute_in_place(const Shape& perm) {
     return detail::guard_allocations("permute", [&]() -> Result<void> {
-      if (&perm == &shape_) return permute_in_place(Shape(perm));  // the loop below rewrites it
+      if (&perm == &shape_) return permute_in_place(Shape(perm));  // the pass below rewrites it
       if (perm.size() != rank()) return ShapeError::rank_mismatch("permute", rank(), perm.size());
+      // One pass checks the permutation and gathers each axis from a copy of the old entries on
+      // the stack (interleaved: two plain arrays, GCC copies with two calls to memcpy). On an
+      // error the entries written are put back, so the layout is left unchanged. Through
+      // pointers: a store to a size could alias the vectors' own counts for the compiler.
+      struct Axis {
+        std::size_t size;
+        std::ptrdiff_t stride;
+      };
+      std::array<Axis, max_rank> old;  // not initialised: entries [0, n) are written first
+      const std::size_t n = rank(), *axes = perm.data();
+      std::size_t* sizes = shape_.data();
+      std::ptrdiff_t* steps = strides_.data();
+      for (std::size_t k = 0; k < n; ++k) old[k] = {sizes[k], steps[k]};
       std::uint64_t seen = 0;  // rank <= 64: one bit per axis
-      for (std::size_t axis : perm) {
-        if (axis >= rank()) return ShapeError::axis_out_of_range("permute", axis, shape_);
-        const std::uint64_t bit = std::uint64_t{1} << axis;
-        if ((seen & bit) != 0) return ShapeError::duplicate_axis("permute", axis, perm);
-        seen |= bit;
-      }
-      // Cycle by cycle, each axis taking its source's entries: no copy of the layout.
-      std::uint64_t placed = 0;
-      for (std::size_t start = 0; start < rank(); ++start) {
-        if ((placed >> start & 1) != 0) continue;
-        const std::size_t start_size = shape_[start];
-        const std::ptrdiff_t start_stride = strides_[start];
-        std::size_t k = start;
-        for (; perm[k] != start; k = perm[k]) {
-          shape_[k] = shape_[perm[k]];
-          strides_[k] = strides_[perm[k]];
-          placed |= std::uint64_t{1} << k;
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t axis = axes[k];
+        const std::uint64_t bit = axis < n ? std::uint64_t{1} << axis : 0;
+        if (bit == 0 || (seen & bit) != 0) {
+          for (std::size_t j = 0; j < k; ++j) {
+            sizes[j] = old[j].size;
+            steps[j] = old[j].stride;
+          }
+          return permute_error(perm);
         }
-        shape_[k] = start_size;
-        strides_[k] = start_stride;
-        placed |= std::uint64_t{1} << k;
+        seen |= bit;
+        sizes[k] = old[axis].size;
+        steps[k] = old[axis].stride;
       }
       return {};
     });
@@ -357,6 +362,7 @@ class Layout {
   }
 
   constexpr Result<void> broadcast_to_in_place(const Shape& target) {
+    if (broadcast_same_rank(target)) return {};
     return detail::guard_allocations("broadcast_to", [&]() -> Result<void> {
       if (target.size() > max_rank)
         return ShapeError::rank_too_large("broadcast_to", target.size());
@@ -397,6 +403,55 @@ class Layout {
  private:
   constexpr Layout(Shape shape, Strides strides, std::size_t offset)
       : shape_(std::move(shape)), strides_(std::move(strides)), offset_(offset) {}
+
+  /// permute_in_place's error, the first entry of `perm` that is out of range or repeated.
+  constexpr ShapeError permute_error(const Shape& perm) const {
+    std::uint64_t seen = 0;
+    for (std::size_t axis : perm) {
+      if (axis >= rank()) return ShapeError::axis_out_of_range("permute", axis, shape_);
+      if ((seen >> axis & 1) != 0) return ShapeError::duplicate_axis("permute", axis, perm);
+      seen |= std::uint64_t{1} << axis;
+    }
+    return ShapeError::invalid_argument("permute", "not a permutation");  // unreachable
+  }
+
+  /// broadcast_to_in_place of a target of this rank, when it succeeds: the checks and the new
+  /// strides in two passes over the axes, where the general path makes four (each pass over six
+  /// axes costs about as much as the copy of the tensor a view op makes). False, with the layout
+  /// unchanged, for any other target or any error, which the general path then reports.
+  constexpr bool broadcast_same_rank(const Shape& target) noexcept {
+    const std::size_t n = rank();
+    if (target.size() != n) return false;
+    // Through pointers: a store to a stride could alias the vectors' own counts for the compiler.
+    const std::size_t* to = target.data();
+    std::size_t* sizes = shape_.data();
+    std::ptrdiff_t* steps = strides_.data();
+    // The count is bounded by the largest size to the power n, from the sizes' bits OR-ed
+    // together, not by their product: a chain of dependent multiplications would take longer
+    // than the rest of the op. The exact count only when that bound is too loose.
+    bool compatible = true;  // no branch per axis
+    std::size_t any_bits = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      compatible &= (sizes[k] == to[k]) | (sizes[k] == 1);
+      any_bits |= to[k];
+    }
+    if (!compatible ||
+        (detail::bit_length(any_bits) * n > std::numeric_limits<std::size_t>::digits &&
+         !detail::checked_numel(target)))
+      return false;
+    for (std::size_t k = 0; k < n; ++k) {  // to may be sizes itself: each entry read first
+      steps[k] = sizes[k] == to[k] && sizes[k] != 1 ? steps[k] : 0;
+      sizes[k] = to[k];
+    }
+    return true;
+  }
+
+  /// flatten_in_place when the merge keeps the stride of every axis it does not merge, which is
+  /// what the reshape that flatten is gives when each merged axis steps over the next whole and
+  /// no axis has size 0 or 1 (a reshape recomputes the strides of those), without the reshape's
+  /// walk. False, with the layout unchanged, for anything else, which
+  /// the general path then handles.
+  constexpr bool flatten_plain(std::size_t first, std::size_t last) noexcept;
 
   constexpr void erase_axis(std::size_t dim) noexcept {
     shape_.erase(dim);
@@ -455,14 +510,18 @@ class Layout {
     strides_.reserve(new_shape.size());
     const std::size_t old_rank = rank();
     strides_.resize(new_shape.size());
-    std::ptrdiff_t step = 1;
-    bool fits = true;  // infer, like any size above PTRDIFF_MAX, fails here
+    // The products are bounded by the largest size to the power n, from the sizes OR-ed together:
+    // a check the chain of products does not wait on, as it would on each one's overflow flag.
+    // Shapes past the bound (and infer) go to the general path.
+    std::size_t step = 1, any_bits = 0;
     for (std::size_t k = new_shape.size(); k-- > 0;) {
-      strides_[k] = step;
-      fits &= new_shape[k] <= static_cast<std::size_t>(detail::max_index) &&
-              !__builtin_mul_overflow(step, static_cast<std::ptrdiff_t>(new_shape[k]), &step);
+      strides_[k] = static_cast<std::ptrdiff_t>(step);
+      step *= new_shape[k];  // wraps only past the bound, when the result is not used
+      any_bits |= new_shape[k];
     }
-    if (fits && static_cast<std::size_t>(step) == *old_n) {
+    const bool fits = detail::bit_length(any_bits) * new_shape.size() <
+                      static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::digits) + 1;
+    if (fits && step == *old_n) {
       shape_ = new_shape;
       return true;
     }

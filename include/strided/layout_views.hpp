@@ -157,7 +157,33 @@ constexpr Result<void> Layout::select_in_place(std::size_t dim, std::size_t inde
   return {};
 }
 
+constexpr bool Layout::flatten_plain(std::size_t first, std::size_t last) noexcept {
+  const std::size_t n = rank();
+  if (first > last || last >= n) return false;
+  // Through pointers: a store to a size could alias the vectors' own counts for the compiler.
+  std::size_t* sizes = shape_.data();
+  std::ptrdiff_t* steps = strides_.data();
+  bool plain = true, overflow = false;  // no branch per axis
+  for (std::size_t k = 0; k < n; ++k) plain &= sizes[k] > 1;
+  std::size_t merged = sizes[last];
+  for (std::size_t k = first; k < last; ++k) {
+    std::ptrdiff_t whole = 0;
+    overflow |= __builtin_mul_overflow(merged, sizes[k], &merged);
+    plain &=
+        !__builtin_mul_overflow(steps[k + 1], static_cast<std::ptrdiff_t>(sizes[k + 1]), &whole) &
+        (whole == steps[k]);
+  }
+  if (!plain || overflow) return false;
+  sizes[first] = merged;
+  steps[first] = steps[last];
+  // erase, not a loop over the pointers, which GCC turns into two calls to memmove.
+  shape_.erase(first + 1, last + 1);
+  strides_.erase(first + 1, last + 1);
+  return true;
+}
+
 constexpr Result<void> Layout::flatten_in_place(std::size_t first, std::size_t last) {
+  if (flatten_plain(first, last)) return {};
   return detail::guard_allocations("flatten", [&]() -> Result<void> {
     if (rank() == 0) {
       if (first != 0) return ShapeError::axis_out_of_range("flatten", first, shape_);
@@ -240,10 +266,23 @@ constexpr Result<void> Layout::diagonal_in_place(std::ptrdiff_t offset, std::siz
   }
   std::ptrdiff_t step = 0;  // exact when len >= 2: the layout reaches it
   if (__builtin_add_overflow(strides_[d0], strides_[d1], &step)) step = 0;
-  erase_axis(std::max(d0, d1));
-  erase_axis(std::min(d0, d1));
-  shape_.push_back(static_cast<std::size_t>(len));  // rank went down by one: cannot throw
-  strides_.push_back(step);
+  // One pass closes the gaps of d0 and d1 (each entry written, the position advanced past the
+  // kept ones, without a branch), where two erases and two push_backs made four passes and two
+  // capacity checks. Through pointers: a store to a size could alias the vectors' own counts for
+  // the compiler.
+  const std::size_t n = rank();
+  std::size_t* sizes = shape_.data();
+  std::ptrdiff_t* steps = strides_.data();
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    sizes[kept] = sizes[k];
+    steps[kept] = steps[k];
+    kept += static_cast<std::size_t>((k != d0) & (k != d1));
+  }
+  sizes[n - 2] = static_cast<std::size_t>(len);  // the diagonal, last
+  steps[n - 2] = step;
+  shape_.resize(n - 1);  // shrinking: cannot throw
+  strides_.resize(n - 1);
   return {};
 }
 

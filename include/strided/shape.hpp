@@ -55,22 +55,21 @@ class SmallVector {
     std::fill_n(data(), count, value);
   }
 
-  constexpr SmallVector(const SmallVector& other) {
-    if (other.heap_ == nullptr) {
-      copy_inline(other);  // the common case: a fixed-size copy the compiler unrolls
-      size_ = other.size_;
-    } else {
-      assign(other.data(), other.size_);
-    }
+  // Inline entries are copied in the initializer, not zeroed first and then overwritten: a view
+  // op copies two of these, and the zeroing stores doubled the cost of the copy.
+  [[gnu::always_inline]] constexpr SmallVector(const SmallVector& other)
+      : inline_(other.heap_ == nullptr ? other.inline_ : std::array<I, Inline>{}),
+        size_(other.heap_ == nullptr ? other.size_ : 0) {
+    if (other.heap_ != nullptr) assign_from(other);
   }
   constexpr SmallVector(SmallVector&& other) noexcept { steal(other); }
-  constexpr SmallVector& operator=(const SmallVector& other) {
+  [[gnu::always_inline]] constexpr SmallVector& operator=(const SmallVector& other) {
     if (this == &other) return *this;
     if (heap_ == nullptr && other.heap_ == nullptr) {
       copy_inline(other);  // fixed-size, as the copy constructor: no call to memmove
       size_ = other.size_;
     } else {
-      assign(other.data(), other.size_);
+      assign_from(other);
     }
     return *this;
   }
@@ -142,7 +141,7 @@ class SmallVector {
  private:
   constexpr std::size_t capacity() const noexcept { return heap_ != nullptr ? capacity_ : Inline; }
 
-  constexpr void grow(std::size_t wanted) {
+  [[gnu::noinline]] constexpr void grow(std::size_t wanted) {
     const std::size_t cap = std::max(wanted, Inline * 2);
     I* fresh = new I[cap]{};
     std::copy(data(), data() + size_, fresh);
@@ -155,6 +154,11 @@ class SmallVector {
     if (count > capacity()) grow(count);
     std::copy(values, values + count, data());
     size_ = count;
+  }
+  // The copies' heap path, out of line as grow: the copies are inlined into every view op, which
+  // this path would make too large to inline in turn.
+  [[gnu::noinline]] constexpr void assign_from(const SmallVector& other) {
+    assign(other.data(), other.size_);
   }
   constexpr void steal(SmallVector& other) noexcept {
     size_ = other.size_;

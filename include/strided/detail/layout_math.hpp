@@ -19,6 +19,14 @@ namespace detail {
 
 inline constexpr auto max_index = std::numeric_limits<std::ptrdiff_t>::max();
 
+/// The number of bits `size` needs, 1 for 0. The product of n sizes is below 2 to the power
+/// n * bit_length(their OR): a bound with no chain of multiplications. Without a branch for 0
+/// (std::bit_width has one).
+constexpr std::size_t bit_length(std::size_t size) noexcept {
+  return static_cast<std::size_t>(std::numeric_limits<unsigned long long>::digits -
+                                  __builtin_clzll(size | 1));
+}
+
 /// The product of the sizes, or nullopt when it overflows std::size_t.
 constexpr std::optional<std::size_t> checked_numel(std::span<const std::size_t> shape) noexcept {
   std::size_t n = 1;
@@ -74,8 +82,11 @@ constexpr bool row_major_steps(std::span<const std::size_t> shape, Store&& store
 /// The element count of a layout whose strides are exactly the row-major strides of its shape
 /// (as Layout::contiguous builds them), or nullopt for any other layout. Each axis is compared
 /// with its inner neighbour alone, so the products do not wait on each other.
-constexpr std::optional<std::size_t> row_major_numel(std::span<const std::size_t> shape,
-                                                     std::span<const std::ptrdiff_t> strides) {
+/// Always inlined: called, GCC returns the optional through the stack, and the caller's 8-byte
+/// load of the flag byte just stored cannot be forwarded from the store, a stall longer than the
+/// function.
+[[gnu::always_inline]] constexpr std::optional<std::size_t> row_major_numel(
+    std::span<const std::size_t> shape, std::span<const std::ptrdiff_t> strides) {
   if (shape.empty()) return 1;
   bool row_major = strides.back() == 1;
   for (std::size_t k = 0; k + 1 < shape.size(); ++k) {
