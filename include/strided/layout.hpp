@@ -449,8 +449,7 @@ class Layout {
   /// flatten_in_place when the merge keeps the stride of every axis it does not merge, which is
   /// what the reshape that flatten is gives when each merged axis steps over the next whole and
   /// no axis has size 0 or 1 (a reshape recomputes the strides of those), without the reshape's
-  /// walk. False, with the layout unchanged, for anything else, which
-  /// the general path then handles.
+  /// walk. False, with the layout unchanged, for anything else, which the general path handles.
   constexpr bool flatten_plain(std::size_t first, std::size_t last) noexcept;
 
   constexpr void erase_axis(std::size_t dim) noexcept {
