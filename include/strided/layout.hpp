@@ -322,7 +322,7 @@ class Layout {
             sizes[j] = old[j].size;
             steps[j] = old[j].stride;
           }
-          return permute_error(perm);
+          return permute_error(axis, perm);
         }
         seen |= bit;
         sizes[k] = old[axis].size;
@@ -404,15 +404,10 @@ class Layout {
   constexpr Layout(Shape shape, Strides strides, std::size_t offset)
       : shape_(std::move(shape)), strides_(std::move(strides)), offset_(offset) {}
 
-  /// permute_in_place's error, the first entry of `perm` that is out of range or repeated.
-  constexpr ShapeError permute_error(const Shape& perm) const {
-    std::uint64_t seen = 0;
-    for (std::size_t axis : perm) {
-      if (axis >= rank()) return ShapeError::axis_out_of_range("permute", axis, shape_);
-      if ((seen >> axis & 1) != 0) return ShapeError::duplicate_axis("permute", axis, perm);
-      seen |= std::uint64_t{1} << axis;
-    }
-    return ShapeError::invalid_argument("permute", "not a permutation");  // unreachable
+  /// permute_in_place's error for `axis`, the first entry of `perm` out of range or repeated.
+  constexpr ShapeError permute_error(std::size_t axis, const Shape& perm) const {
+    if (axis >= rank()) return ShapeError::axis_out_of_range("permute", axis, shape_);
+    return ShapeError::duplicate_axis("permute", axis, perm);
   }
 
   /// broadcast_to_in_place of a target of this rank, when it succeeds: the checks and the new
@@ -426,8 +421,7 @@ class Layout {
     const std::size_t* to = target.data();
     std::size_t* sizes = shape_.data();
     std::ptrdiff_t* steps = strides_.data();
-    // The count is bounded by the largest size to the power n, from the sizes' bits OR-ed
-    // together, not by their product: a chain of dependent multiplications would take longer
+    // The count's bound, not the product: a chain of dependent multiplications would take longer
     // than the rest of the op. The exact count only when that bound is too loose.
     bool compatible = true;  // no branch per axis
     std::size_t any_bits = 0;
@@ -436,7 +430,7 @@ class Layout {
       any_bits |= to[k];
     }
     if (!compatible ||
-        (detail::bit_length(any_bits) * n > std::numeric_limits<std::size_t>::digits &&
+        (!detail::sizes_below_bits(any_bits, n, std::numeric_limits<std::size_t>::digits) &&
          !detail::checked_numel(target)))
       return false;
     for (std::size_t k = 0; k < n; ++k) {  // to may be sizes itself: each entry read first
@@ -509,17 +503,17 @@ class Layout {
     strides_.reserve(new_shape.size());
     const std::size_t old_rank = rank();
     strides_.resize(new_shape.size());
-    // The products are bounded by the largest size to the power n, from the sizes OR-ed together:
-    // a check the chain of products does not wait on, as it would on each one's overflow flag.
-    // Shapes past the bound (and infer) go to the general path.
+    // The products are bounded (sizes_below_bits) by a check the chain of products does not wait
+    // on, as it would on each one's overflow flag. Shapes past the bound (and infer) go to the
+    // general path.
     std::size_t step = 1, any_bits = 0;
     for (std::size_t k = new_shape.size(); k-- > 0;) {
       strides_[k] = static_cast<std::ptrdiff_t>(step);
       step *= new_shape[k];  // wraps only past the bound, when the result is not used
       any_bits |= new_shape[k];
     }
-    const bool fits = detail::bit_length(any_bits) * new_shape.size() <
-                      static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::digits) + 1;
+    const bool fits = detail::sizes_below_bits(any_bits, new_shape.size(),
+                                               std::numeric_limits<std::ptrdiff_t>::digits);
     if (fits && step == *old_n) {
       shape_ = new_shape;
       return true;

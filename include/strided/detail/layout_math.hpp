@@ -19,12 +19,15 @@ namespace detail {
 
 inline constexpr auto max_index = std::numeric_limits<std::ptrdiff_t>::max();
 
-/// The number of bits `size` needs, 1 for 0. The product of n sizes is below 2 to the power
-/// n * bit_length(their OR): a bound with no chain of multiplications. Without a branch for 0
-/// (std::bit_width has one).
-constexpr std::size_t bit_length(std::size_t size) noexcept {
-  return static_cast<std::size_t>(std::numeric_limits<unsigned long long>::digits -
-                                  __builtin_clzll(size | 1));
+/// Whether `count` sizes whose bitwise OR is `sizes_or` surely multiply to less than 2 to the
+/// power `bits`: each size is below 2 to the power L, L the OR's bit length, so their product is
+/// below 2 to the power L * count. A bound with no chain of dependent multiplications (nor a
+/// branch for a size of 0, as std::bit_width has); false says only that the exact product must
+/// decide.
+constexpr bool sizes_below_bits(std::size_t sizes_or, std::size_t count, int bits) noexcept {
+  const auto length = static_cast<std::size_t>(std::numeric_limits<unsigned long long>::digits -
+                                               __builtin_clzll(sizes_or | 1));
+  return length * count <= static_cast<std::size_t>(bits);
 }
 
 /// The product of the sizes, or nullopt when it overflows std::size_t.
