@@ -256,11 +256,14 @@ TEST_CASE("allocation failure: factories report allocation_failed", "[alloc]") {
   CHECK_EVERY_K([&] { return classify(Tensor<std::int8_t>::full({3, 4}, 7)); }, kResult);
 }
 
-// Finding F5 (fixed): with more than 6 axes a Shape lives on the heap, so copying one inside a
-// Result function could let std::bad_alloc escape. Every public Result function now runs through
-// detail::guard_allocations; these cases cover each kind of function at rank 8.
-TEST_CASE("allocation failure: factories with rank > 6 (heap shapes)", "[alloc]") {
-  const Shape shape{1, 2, 1, 2, 1, 3, 1, 1};
+// Finding F5 (fixed): with more than strided::inline_rank axes a Shape lives on the heap, so
+// copying one inside a Result function could let std::bad_alloc escape. Every public Result
+// function now runs through detail::guard_allocations; these cases cover each kind of function at
+// rank 10.
+static_assert(strided::inline_rank < 10, "the heap cases below need a rank past the inline one");
+
+TEST_CASE("allocation failure: factories with rank > inline_rank (heap shapes)", "[alloc]") {
+  const Shape shape{1, 2, 1, 2, 1, 3, 1, 1, 1, 1};
   const std::vector<float> data(12, 1.0f);
   CHECK_EVERY_K([&] { return classify(Tensor<float>::from_slice(data, shape)); }, kResult);
   CHECK_EVERY_K([&] { return classify(Tensor<float>::zeros(shape)); }, kResult);
@@ -279,14 +282,14 @@ TEST_CASE("allocation failure: factories with rank > 6 (heap shapes)", "[alloc]"
       kResult);
 }
 
-TEST_CASE("allocation failure: views, copy_to and casts with rank > 6", "[alloc]") {
+TEST_CASE("allocation failure: views, copy_to and casts with rank > inline_rank", "[alloc]") {
   const Tensor<float> t =
-      Tensor<float>::zeros({2, 1, 2, 1, 3, 1, 1, 2}).value().transpose(0, 4).value();
+      Tensor<float>::zeros({2, 1, 2, 1, 3, 1, 1, 2, 1, 1}).value().transpose(0, 4).value();
   std::vector<float> out(t.numel());
-  // Arguments of more than 6 axes are built here, outside the injected calls.
-  const Shape reversed{7, 6, 5, 4, 3, 2, 1, 0};
-  const Shape reshaped{3, 2, 2, 2, 1, 1, 1, strided::infer};
-  const Shape wider{2, 3, 1, 2, 1, 2, 1, 1, 2};
+  // Arguments of more than inline_rank axes are built here, outside the injected calls.
+  const Shape reversed{9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
+  const Shape reshaped{3, 2, 2, 2, 1, 1, 1, 1, 1, strided::infer};
+  const Shape wider{2, 3, 1, 2, 1, 2, 1, 1, 2, 1, 1};
   CHECK_EVERY_K([&] { return classify(t.transpose(1, 7)); }, kResult);
   CHECK_EVERY_K([&] { return classify(t.permute(reversed)); }, kResult);
   CHECK_EVERY_K([&] { return classify(t.narrow(0, 1, 2)); }, kResult);
@@ -307,8 +310,8 @@ TEST_CASE("allocation failure: views, copy_to and casts with rank > 6", "[alloc]
   CHECK_EVERY_K([&] { return classify(t.cast<double>()); }, kResult);
   CHECK_EVERY_K([&] { return classify(strided::Layout::contiguous(t.shape())); }, kResult);
   CHECK_EVERY_K([&] { return classify(t.layout().transpose(0, 7)); }, kResult);
-  // An error whose context holds the rank-8 shape.
-  CHECK_EVERY_K([&] { return expect_error(t.transpose(0, 9), ShapeErrorKind::axis_out_of_range); },
+  // An error whose context holds the rank-10 shape.
+  CHECK_EVERY_K([&] { return expect_error(t.transpose(0, 10), ShapeErrorKind::axis_out_of_range); },
                 kResult);
 }
 
@@ -357,7 +360,8 @@ TEST_CASE("allocation failure: load_npy_bytes reports IoError shape(allocation_f
       kResult);
   const Tensor<float> view = matrix(3, 5).transpose(0, 1).value();  // saved through a copy
   CHECK_EVERY_K([&] { return classify(strided::save_npy_bytes(view)); }, kResult);
-  const auto deep = strided::save_npy_bytes(Tensor<float>::zeros({1, 2, 1, 2, 1, 1, 3, 1}).value());
+  const auto deep =
+      strided::save_npy_bytes(Tensor<float>::zeros({1, 2, 1, 2, 1, 1, 3, 1, 1, 1}).value());
   CHECK_EVERY_K(
       [&] {
         return classify(strided::load_npy_bytes<float>(std::span<const std::byte>(deep.value())));
@@ -391,9 +395,9 @@ TEST_CASE("allocation failure: safetensors from_bytes and get report allocation_
   const std::map<std::string, std::string> metadata{{"format", "pt"}, {"step", "12"}};
   CHECK_EVERY_K([&] { return classify(strided::save_safetensors_bytes(entries, metadata)); },
                 kResult);
-  // A rank-8 entry: its shape lives on the heap while the header is parsed and validated.
+  // A rank-10 entry: its shape lives on the heap while the header is parsed and validated.
   std::vector<strided::SafetensorsEntry> deep;
-  deep.emplace_back("d", Tensor<float>::zeros({1, 2, 1, 2, 1, 1, 3, 1}).value());
+  deep.emplace_back("d", Tensor<float>::zeros({1, 2, 1, 2, 1, 1, 3, 1, 1, 1}).value());
   const auto deep_bytes = strided::save_safetensors_bytes(deep).value();
   CHECK_EVERY_K(
       [&] {
@@ -434,8 +438,47 @@ TEST_CASE("allocation failure: DLPack import", "[alloc]") {
 }
 #endif
 
+TEST_CASE("allocation failure: views up to inline_rank allocate nothing", "[alloc]") {
+  // The first allocation fails: a view that allocated would return allocation_failed. Results of
+  // rank 7 and 8 included, such as unsqueeze and unflatten of a rank-6 tensor.
+  static_assert(strided::inline_rank == 8);
+  const Tensor<float> t6 = Tensor<float>::zeros({2, 3, 2, 1, 2, 2}).value();
+  const Tensor<float> t8 = t6.unsqueeze(6).value().unsqueeze(0).value();
+  const Tensor<float> rows = t8.transpose(1, 2).value();  // not row-major
+  const Shape eight{2, 3, 2, 1, 2, 1, 2, 1};
+  const Shape wider{4, 1, 2, 3, 2, 1, 2, 2};
+  const Shape reversed{7, 6, 5, 4, 3, 2, 1, 0};
+  auto allocates_nothing = [](auto call) {
+    g_count = 0;
+    g_fail_at = 1;
+    const Outcome outcome = classify(call());
+    g_fail_at = 0;
+    return outcome == Outcome::ok;
+  };
+  CHECK(allocates_nothing([&] { return t6.unsqueeze(6); }));
+  CHECK(allocates_nothing([&] { return t8.squeeze(4); }));
+  CHECK(allocates_nothing([&] { return t6.unflatten(0, Shape{1, 2}); }));
+  CHECK(allocates_nothing([&] { return t6.unflatten(1, Shape{1, 3, 1}); }));
+  CHECK(allocates_nothing([&] { return t6.reshape(eight); }));
+  CHECK(allocates_nothing([&] { return t6.broadcast_to(wider); }));
+  CHECK(allocates_nothing([&] { return t8.permute(reversed); }));
+  CHECK(allocates_nothing([&] { return t8.reshape(Shape{6, strided::infer}); }));
+  CHECK(allocates_nothing([&] { return rows.reshape(Shape{3, 2, 2, 2, 2, 1}); }));
+  CHECK(allocates_nothing([&] { return t8.flatten(2, 5); }));
+  CHECK(allocates_nothing([&] { return t8.movedim(0, 7); }));
+  CHECK(allocates_nothing([&] { return t8.diagonal(0, 1, 3); }));
+  CHECK(allocates_nothing([&] { return t8.flip(Shape{0, 7}); }));
+  CHECK(allocates_nothing([&] { return t8.slice(2, 0, strided::end, 2); }));
+  CHECK(allocates_nothing([&] { return t8.select(2, 1); }));
+  CHECK(allocates_nothing([&] { return t8.narrow(2, 1, 1); }));
+  CHECK(allocates_nothing([&] { return t8.transpose(1, 6); }));
+  CHECK(allocates_nothing([&] { return t8.squeeze(); }));
+  // The control: past the inline rank the same view allocates, and the guard reports it.
+  CHECK_FALSE(allocates_nothing([&] { return t8.unsqueeze(0); }));
+}
+
 TEST_CASE("allocation failure: the out-of-memory messages", "[alloc]") {
-  const Tensor<float> t = Tensor<float>::zeros({2, 1, 2, 1, 3, 1, 1, 2}).value();
+  const Tensor<float> t = Tensor<float>::zeros({2, 1, 2, 1, 3, 1, 1, 2, 1, 1}).value();
   auto first_allocation_fails = [](auto call) {
     g_count = 0;
     g_fail_at = 1;
@@ -462,10 +505,10 @@ TEST_CASE("allocation failure: the out-of-memory messages", "[alloc]") {
 
 TEST_CASE("allocation failure: map and zip_with report allocation_failed before calling f",
           "[alloc][map]") {
-  // A transposed view (copied through scratch) and a rank-7 broadcast (a Shape on the heap).
+  // A transposed view (copied through scratch) and a rank-10 broadcast (a Shape on the heap).
   const Tensor<float> t = matrix(300, 200).transpose(0, 1).value();
   const Tensor<float> mean = Tensor<float>::from_vector({1, 2, 3}, {3, 1, 1, 1, 1, 1}).value();
-  const Tensor<float> big = Tensor<float>::zeros({2, 3, 1, 2, 1, 2, 4}).value();
+  const Tensor<float> big = Tensor<float>::zeros({1, 1, 1, 2, 3, 1, 2, 1, 2, 4}).value();
   long calls_in_failed_runs = 0;
   auto counted = [&](float v) {
     if (g_failed) ++calls_in_failed_runs;

@@ -305,8 +305,8 @@ TEST_CASE("in-place view ops: the copying ops' results, and no change on an erro
     CHECK_IN_PLACE(base, reshape, Shape{4, 6});
     CHECK_IN_PLACE(base, reshape, Shape{5, 5});
     CHECK_IN_PLACE(base, reshape, Shape{5, 5, 5, 5});
-    CHECK_IN_PLACE(base, reshape, Shape(7, 2));  // rank 7: the strides grow to the heap first
-    CHECK_IN_PLACE(base, reshape, Shape{2, 3, 2, 2, 1, 1, 1});
+    CHECK_IN_PLACE(base, reshape, Shape(9, 2));  // rank 9: past the inline capacity
+    CHECK_IN_PLACE(base, reshape, Shape{2, 3, 2, 2, 1, 1, 1, 1, 1});
     CHECK_IN_PLACE(base, reshape_exact, Shape{24});
     CHECK_IN_PLACE(base, broadcast_to, Shape{5, 2, 3, 4});
     CHECK_IN_PLACE(base, broadcast_to, Shape{2, 2, 4});
@@ -353,8 +353,8 @@ TEST_CASE("in-place view ops: the copying ops' results, and no change on an erro
 TEST_CASE("reshape and flatten of a row-major layout give the row-major strides of the result") {
   // Their one-pass path for row-major layouts, against Layout::contiguous of the new shape:
   // sizes 0 and 1 anywhere, every merged range, results past the inline rank.
-  for (const Shape& shape :
-       {Shape{2, 3, 4}, Shape{3, 0, 2}, Shape{1, 5, 1}, Shape{0}, Shape{2, 1, 2, 1, 2, 1, 2}}) {
+  for (const Shape& shape : {Shape{2, 3, 4}, Shape{3, 0, 2}, Shape{1, 5, 1}, Shape{0},
+                             Shape{2, 1, 2, 1, 2, 1, 2, 1, 2}}) {
     CAPTURE(shape);
     const Layout l = contiguous(shape);
     const std::size_t n = l.numel();

@@ -33,7 +33,19 @@ TEST_CASE("Shape builds from braced lists, spans and integral ranges") {
   REQUIRE(Shape{}.empty());
 }
 
-TEST_CASE("Shape spills to the heap beyond six entries and keeps its values") {
+TEST_CASE("Shape keeps inline_rank entries inline") {
+  STATIC_REQUIRE(strided::inline_rank == 8);  // the value docs/semantics.md gives
+  // capacity() is what the views' no-allocation paths check before writing.
+  CHECK(Shape(strided::inline_rank, 1).capacity() == strided::inline_rank);
+  CHECK(Strides(strided::inline_rank, 1).capacity() == strided::inline_rank);
+  CHECK(Shape(strided::inline_rank + 1, 1).capacity() > strided::inline_rank);
+  Shape grown(strided::inline_rank, 3);
+  grown.push_back(4);
+  CHECK(grown.capacity() >= strided::inline_rank + 1);
+  CHECK(grown == Shape{3, 3, 3, 3, 3, 3, 3, 3, 4});
+}
+
+TEST_CASE("Shape spills to the heap beyond inline_rank entries and keeps its values") {
   Shape s;
   for (std::size_t i = 0; i < 40; ++i) s.push_back(i);
   REQUIRE(s.size() == 40);
@@ -101,8 +113,8 @@ TEST_CASE("Shape and Strides print as [a, b, c]") {
   CHECK(strided::to_string(Shape{8, 3, 3, 3}) == "[8, 3, 3, 3]");
   CHECK(strided::to_string(Shape{}) == "[]");
   CHECK(strided::to_string(Strides{9, -3, 0}) == "[9, -3, 0]");
-  const Shape spilled{1, 2, 3, 4, 5, 6, 7, 8};  // beyond the inline capacity
-  CHECK(strided::to_string(spilled) == "[1, 2, 3, 4, 5, 6, 7, 8]");
+  const Shape spilled{1, 2, 3, 4, 5, 6, 7, 8, 9};  // beyond the inline capacity
+  CHECK(strided::to_string(spilled) == "[1, 2, 3, 4, 5, 6, 7, 8, 9]");
   std::ostringstream os;
   os << Shape{8, 3} << ' ' << Strides{-1} << '|' << std::setw(8) << Shape{2, 0} << '|';
   CHECK(os.str() == "[8, 3] [-1]|  [2, 0]|");

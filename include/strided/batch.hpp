@@ -247,7 +247,7 @@ Result<batch_t<S>, DataError> run_batch_checked(const BatchOp& op, std::span<con
   return build_batch<S>(op, samples.size(), [&](std::size_t i) -> const S& { return samples[i]; });
 }
 
-// run_batch_checked through guard_allocations: shapes of more than 6 axes and error contexts are
+// run_batch_checked through guard_allocations: shapes of more than 8 axes and error contexts are
 // heap memory, and their exhaustion is allocation_failed like the batch buffer's.
 template <class S>
 Result<batch_t<S>, DataError> run_batch(const BatchOp& op, std::span<const S> samples) {

@@ -293,7 +293,7 @@ class ShapeError {
     e.op_ = op;
     return e;
   }
-  /// in() without a copy of the details, which could allocate (shapes of more than 6 axes).
+  /// in() without a copy of the details, which could allocate (shapes of more than 8 axes).
   constexpr ShapeError in(const char* op) && noexcept {
     ShapeError e = std::move(*this);
     e.op_ = op;

@@ -297,38 +297,15 @@ class Layout {
   }
 
   constexpr Result<void> permute_in_place(const Shape& perm) {
+    std::size_t failed_at = 0;
+    if (&perm != &shape_ && perm.size() == rank()) {
+      failed_at = permute_gather(perm);
+      if (failed_at == rank()) return {};
+    }
     return detail::guard_allocations("permute", [&]() -> Result<void> {
-      if (&perm == &shape_) return permute_in_place(Shape(perm));  // the pass below rewrites it
+      if (&perm == &shape_) return permute_in_place(Shape(perm));  // the gather rewrites it
       if (perm.size() != rank()) return ShapeError::rank_mismatch("permute", rank(), perm.size());
-      // One pass checks the permutation and gathers each axis from a copy of the old entries on
-      // the stack (interleaved: two plain arrays, GCC copies with two calls to memcpy). On an
-      // error the entries written are put back, so the layout is left unchanged. Through
-      // pointers: a store to a size could alias the vectors' own counts for the compiler.
-      struct Axis {
-        std::size_t size;
-        std::ptrdiff_t stride;
-      };
-      std::array<Axis, max_rank> old;  // not initialised: entries [0, n) are written first
-      const std::size_t n = rank(), *axes = perm.data();
-      std::size_t* sizes = shape_.data();
-      std::ptrdiff_t* steps = strides_.data();
-      for (std::size_t k = 0; k < n; ++k) old[k] = {sizes[k], steps[k]};
-      std::uint64_t seen = 0;  // rank <= 64: one bit per axis
-      for (std::size_t k = 0; k < n; ++k) {
-        const std::size_t axis = axes[k];
-        const std::uint64_t bit = axis < n ? std::uint64_t{1} << axis : 0;
-        if (bit == 0 || (seen & bit) != 0) {
-          for (std::size_t j = 0; j < k; ++j) {
-            sizes[j] = old[j].size;
-            steps[j] = old[j].stride;
-          }
-          return permute_error(axis, perm);
-        }
-        seen |= bit;
-        sizes[k] = old[axis].size;
-        steps[k] = old[axis].stride;
-      }
-      return {};
+      return permute_error(perm[failed_at], perm);
     });
   }
 
@@ -344,8 +321,8 @@ class Layout {
   }
 
   constexpr Result<void> reshape_in_place(const Shape& requested) {
+    if (reshape_row_major(requested)) return {};
     return detail::guard_allocations("reshape", [&]() -> Result<void> {
-      if (reshape_row_major(requested)) return {};
       if (std::find(requested.begin(), requested.end(), infer) == requested.end())
         return reshape_general(requested);  // without copying the shape
       auto resolved = detail::resolve_infer(requested, numel(), "reshape");
@@ -355,10 +332,9 @@ class Layout {
   }
 
   constexpr Result<void> reshape_exact_in_place(const Shape& new_shape) {
-    return detail::guard_allocations("reshape", [&]() -> Result<void> {
-      if (reshape_row_major(new_shape)) return {};
-      return reshape_general(new_shape);
-    });
+    if (reshape_row_major(new_shape)) return {};
+    return detail::guard_allocations("reshape",
+                                     [&]() -> Result<void> { return reshape_general(new_shape); });
   }
 
   constexpr Result<void> broadcast_to_in_place(const Shape& target) {
@@ -403,6 +379,41 @@ class Layout {
  private:
   constexpr Layout(Shape shape, Strides strides, std::size_t offset)
       : shape_(std::move(shape)), strides_(std::move(strides)), offset_(offset) {}
+
+  /// permute_in_place for a `perm` of this rank that is not the layout's own shape: one pass
+  /// checks it and gathers each axis from a copy of the old entries on the stack (interleaved:
+  /// two plain arrays, GCC copies with two calls to memcpy). Returns the rank when `perm` is a
+  /// permutation; otherwise the position of its first entry out of range or repeated, with the
+  /// layout unchanged. It cannot allocate, so it runs outside the allocation guard, inside which
+  /// GCC keeps the op out of line.
+  constexpr std::size_t permute_gather(const Shape& perm) noexcept {
+    struct Axis {
+      std::size_t size;
+      std::ptrdiff_t stride;
+    };
+    std::array<Axis, max_rank> old;  // not initialised: entries [0, n) are written first
+    // Through pointers: a store to a size could alias the vectors' own counts for the compiler.
+    const std::size_t n = rank(), *axes = perm.data();
+    std::size_t* sizes = shape_.data();
+    std::ptrdiff_t* steps = strides_.data();
+    for (std::size_t k = 0; k < n; ++k) old[k] = {sizes[k], steps[k]};
+    std::uint64_t seen = 0;  // rank <= 64: one bit per axis
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t axis = axes[k];
+      const std::uint64_t bit = axis < n ? std::uint64_t{1} << axis : 0;
+      if (bit == 0 || (seen & bit) != 0) {
+        for (std::size_t j = 0; j < k; ++j) {  // put back what was written
+          sizes[j] = old[j].size;
+          steps[j] = old[j].stride;
+        }
+        return k;
+      }
+      seen |= bit;
+      sizes[k] = old[axis].size;
+      steps[k] = old[axis].stride;
+    }
+    return n;
+  }
 
   /// permute_in_place's error for `axis`, the first entry of `perm` out of range or repeated.
   constexpr ShapeError permute_error(std::size_t axis, const Shape& perm) const {
@@ -494,13 +505,13 @@ class Layout {
   /// The common reshape, a row-major layout to a shape of the same count, in one pass over the
   /// new sizes that writes the strides and multiplies the count together. False, with the layout
   /// unchanged, for anything else (`infer`, another count, an overflow, a layout that is not
-  /// row-major): the general path then finds the answer or the error. May throw bad_alloc
-  /// (rank > 6) before any change.
-  constexpr bool reshape_row_major(const Shape& new_shape) {
+  /// row-major, a new rank past the vectors' capacity): the general path then finds the answer
+  /// or the error. It cannot allocate, so it runs outside the allocation guard, inside which GCC
+  /// keeps the op out of line. Always inlined: GCC otherwise calls it (see inline_ in shape.hpp).
+  [[gnu::always_inline]] constexpr bool reshape_row_major(const Shape& new_shape) {
     const auto old_n = detail::row_major_numel(shape_, strides_);
-    if (!old_n || new_shape.size() > max_rank) return false;
-    shape_.reserve(new_shape.size());
-    strides_.reserve(new_shape.size());
+    if (!old_n || new_shape.size() > shape_.capacity() || new_shape.size() > strides_.capacity())
+      return false;
     const std::size_t old_rank = rank();
     strides_.resize(new_shape.size());
     // The products are bounded (sizes_below_bits) by a check the chain of products does not wait
@@ -527,7 +538,7 @@ class Layout {
   constexpr Result<void> reshape_strided(const Shape& new_shape) {
     std::optional<Strides> strides = view_strides(new_shape);
     if (!strides) return ShapeError::non_contiguous_reshape("reshape", shape_, new_shape);
-    shape_ = new_shape;  // may throw (rank > 6) before the strides change
+    shape_ = new_shape;  // may throw (rank > 8) before the strides change
     strides_ = std::move(*strides);
     return {};
   }

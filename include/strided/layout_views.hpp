@@ -256,7 +256,7 @@ constexpr Result<void> Layout::diagonal_in_place(std::ptrdiff_t offset, std::siz
   const detail::view_int n0 = shape_[d0], n1 = shape_[d1], off = offset;
   const detail::view_int row = off < 0 ? -off : 0, col = off > 0 ? off : 0;
   const detail::view_int len = std::max<detail::view_int>(0, std::min(n0 - row, n1 - col));
-  if (!empty() && len > 0) {
+  if ((row | col) != 0 && !empty() && len > 0) {
     const auto down = detail::moved_offset(offset_, static_cast<std::size_t>(row), strides_[d0]);
     const auto moved =
         down ? detail::moved_offset(*down, static_cast<std::size_t>(col), strides_[d1])
@@ -266,15 +266,15 @@ constexpr Result<void> Layout::diagonal_in_place(std::ptrdiff_t offset, std::siz
   }
   std::ptrdiff_t step = 0;  // exact when len >= 2: the layout reaches it
   if (__builtin_add_overflow(strides_[d0], strides_[d1], &step)) step = 0;
-  // One pass closes the gaps of d0 and d1 (each entry written, the position advanced past the
-  // kept ones, without a branch), where two erases and two push_backs made four passes and two
-  // capacity checks. Through pointers: a store to a size could alias the vectors' own counts for
-  // the compiler.
+  // One pass from the first of d0 and d1 closes their gaps (each entry written, the position
+  // advanced past the kept ones, without a branch), where two erases and two push_backs made four
+  // passes and two capacity checks. Through pointers: a store to a size could alias the vectors'
+  // own counts for the compiler.
   const std::size_t n = rank();
   std::size_t* sizes = shape_.data();
   std::ptrdiff_t* steps = strides_.data();
-  std::size_t kept = 0;
-  for (std::size_t k = 0; k < n; ++k) {
+  std::size_t kept = std::min(d0, d1);
+  for (std::size_t k = kept; k < n; ++k) {
     sizes[kept] = sizes[k];
     steps[kept] = steps[k];
     kept += static_cast<std::size_t>((k != d0) & (k != d1));

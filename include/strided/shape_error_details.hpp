@@ -326,7 +326,7 @@ struct AllocationFailed {
   m << "could not allocate a buffer of " << e.elements << " elements";
 }
 
-/// Memory other than an element buffer ran out: a shape of more than 6 axes, the vector of
+/// Memory other than an element buffer ran out: a shape of more than 8 axes, the vector of
 /// split/chunk/unbind, the context of an error.
 struct OutOfMemory {
   static constexpr ShapeErrorKind kind = ShapeErrorKind::allocation_failed;  ///< its kind

@@ -1,5 +1,5 @@
 // The one point where std::bad_alloc becomes an error: Result functions never throw, yet a
-// shape of more than 6 axes, a vector of views and an error's context live on the heap.
+// shape of more than 8 axes, a vector of views and an error's context live on the heap.
 #pragma once
 
 // clang-format off
@@ -16,7 +16,7 @@ namespace strided {
 namespace detail {
 
 /// Runs `body` (returning a Result) and turns a std::bad_alloc it throws into the error
-/// `on_bad_alloc()`. Result functions never throw (design §3), yet a shape of more than 6
+/// `on_bad_alloc()`. Result functions never throw (design §3), yet a shape of more than 8
 /// axes, the vector of split/chunk/unbind and the context of an error live on the heap: every
 /// public Result function that can touch such memory runs its body through this, the one place
 /// where the exception becomes an error. Without exceptions, operator new itself terminates.
@@ -39,7 +39,7 @@ constexpr auto guard_allocations(F&& body, G&& on_bad_alloc) -> decltype(body())
 template <class R>
 [[gnu::cold, gnu::noinline]] constexpr void label_error(R& out, const char* op) {
   // The error is relabelled where it lies: a copy could throw std::bad_alloc (shapes of more
-  // than 6 axes), and assigning a new Result made GCC see the value's move as maybe-uninitialized.
+  // than 8 axes), and assigning a new Result made GCC see the value's move as maybe-uninitialized.
   auto&& error = std::move(out).error();
   error = std::move(error).in(op);
 }

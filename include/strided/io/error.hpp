@@ -157,7 +157,7 @@ inline std::error_code IoError::code() const noexcept { return make_error_code(k
 namespace detail {
 
 /// guard_allocations for the interop doors: memory exhaustion anywhere in `body` (a header
-/// string, a JSON tree, a shape of more than 6 axes) is kind `shape` wrapping allocation_failed.
+/// string, a JSON tree, a shape of more than 8 axes) is kind `shape` wrapping allocation_failed.
 template <class F>
 auto guard_io(const char* op, const std::string& source, F&& body) -> decltype(body()) {
   return guard_allocations(std::forward<F>(body), [&] {
