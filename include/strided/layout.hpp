@@ -7,7 +7,6 @@
 // clang-format on
 
 #include <algorithm>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -422,36 +421,33 @@ class Layout {
     return ShapeError::duplicate_axis("permute", axis, perm);
   }
 
-  /// broadcast_to_in_place of a target of this rank, when it succeeds: one pass over the axes
-  /// checks them and notes those of size 1, whose strides alone become 0 (every other axis keeps
-  /// its size); then the target's sizes are copied whole. The general path makes four passes, and
-  /// each pass over six axes costs about as much as the copy of the tensor a view op makes. False,
-  /// with the layout unchanged, for any other target or any error, which the general path then
-  /// reports.
+  /// broadcast_to_in_place of a target of this rank, when it succeeds: the checks and the new
+  /// strides in two passes over the axes, where the general path makes four (each pass over six
+  /// axes costs about as much as the copy of the tensor a view op makes). False, with the layout
+  /// unchanged, for any other target or any error, which the general path then reports.
   constexpr bool broadcast_same_rank(const Shape& target) noexcept {
     const std::size_t n = rank();
     if (target.size() != n) return false;
     // Through pointers: a store to a stride could alias the vectors' own counts for the compiler.
     const std::size_t* to = target.data();
-    const std::size_t* sizes = shape_.data();
+    std::size_t* sizes = shape_.data();
+    std::ptrdiff_t* steps = strides_.data();
     // The count's bound, not the product: a chain of dependent multiplications would take longer
     // than the rest of the op. The exact count only when that bound is too loose.
     bool compatible = true;  // no branch per axis
     std::size_t any_bits = 0;
-    std::uint64_t ones = 0;  // the axes of size 1 (rank <= 64), the only strides that change
     for (std::size_t k = 0; k < n; ++k) {
-      const bool one = sizes[k] == 1;
-      compatible &= (sizes[k] == to[k]) | one;
-      ones |= std::uint64_t{one} << k;
+      compatible &= (sizes[k] == to[k]) | (sizes[k] == 1);
       any_bits |= to[k];
     }
     if (!compatible ||
         (!detail::sizes_below_bits(any_bits, n, std::numeric_limits<std::size_t>::digits) &&
          !detail::checked_numel(target)))
       return false;
-    shape_ = target;  // the same rank: no allocation
-    for (std::ptrdiff_t* steps = strides_.data(); ones != 0; ones &= ones - 1)
-      steps[std::countr_zero(ones)] = 0;
+    for (std::size_t k = 0; k < n; ++k) {  // to may be sizes itself: each entry read first
+      steps[k] = sizes[k] == to[k] && sizes[k] != 1 ? steps[k] : 0;
+      sizes[k] = to[k];
+    }
     return true;
   }
 
