@@ -454,6 +454,26 @@ TEST_CASE("broadcast_to gives stride 0 to every size-1 axis, grown or kept") {
   CHECK(same.strides() == Strides{0, 2, 0});
 }
 
+TEST_CASE("reshape past max_rank is rank_too_large whatever the vectors' capacity") {
+  // The row-major path takes any rank the vectors hold without allocating, and vectors moved
+  // into a layout can hold more than max_rank: such a reshape must still reach the general path
+  // and its error (the path's count bound admits at most 63 axes; the rank check says so too).
+  Shape sizes(strided::max_rank + 1, 1);
+  Strides steps(strided::max_rank + 1, 1);
+  sizes.erase(41, sizes.size());  // 41 entries, room for 65
+  steps.erase(41, steps.size());
+  Layout l = Layout::from_parts(std::move(sizes), std::move(steps), 0).value();
+  REQUIRE(l.shape().capacity() > strided::max_rank);
+  REQUIRE(l.strides().capacity() > strided::max_rank);
+  const Layout before = l;
+  require_error(l.reshape(Shape(strided::max_rank + 1, 1)), ShapeErrorKind::rank_too_large,
+                "reshape: rank 65 exceeds the maximum rank 64");
+  REQUIRE_FALSE(l.reshape_in_place(Shape(strided::max_rank + 1, 1)).has_value());
+  CHECK(l.shape() == before.shape());
+  CHECK(l.strides() == before.strides());
+  CHECK(l.reshape(Shape(strided::max_rank, 1)).value().rank() == strided::max_rank);
+}
+
 TEST_CASE("large sizes past the quick bounds take the exact count") {
   // reshape and broadcast_to bound the count by the largest size to the power of the rank; past
   // that bound the exact product decides, whether it fits or overflows.
