@@ -438,6 +438,18 @@ TEST_CASE("allocation failure: DLPack import", "[alloc]") {
 }
 #endif
 
+namespace {
+// Runs `call` with its first allocation failing, and returns what it returned.
+template <class Call>
+auto first_allocation_fails(Call call) {
+  g_count = 0;
+  g_fail_at = 1;
+  auto r = call();
+  g_fail_at = 0;
+  return r;
+}
+}  // namespace
+
 TEST_CASE("allocation failure: views up to inline_rank allocate nothing", "[alloc]") {
   // The first allocation fails: a view that allocated would return allocation_failed. Results of
   // rank 7 and 8 included, such as unsqueeze and unflatten of a rank-6 tensor.
@@ -449,11 +461,7 @@ TEST_CASE("allocation failure: views up to inline_rank allocate nothing", "[allo
   const Shape wider{4, 1, 2, 3, 2, 1, 2, 2};
   const Shape reversed{7, 6, 5, 4, 3, 2, 1, 0};
   auto allocates_nothing = [](auto call) {
-    g_count = 0;
-    g_fail_at = 1;
-    const Outcome outcome = classify(call());
-    g_fail_at = 0;
-    return outcome == Outcome::ok;
+    return classify(first_allocation_fails(call)) == Outcome::ok;
   };
   CHECK(allocates_nothing([&] { return t6.unsqueeze(6); }));
   CHECK(allocates_nothing([&] { return t8.squeeze(4); }));
@@ -479,13 +487,6 @@ TEST_CASE("allocation failure: views up to inline_rank allocate nothing", "[allo
 
 TEST_CASE("allocation failure: the out-of-memory messages", "[alloc]") {
   const Tensor<float> t = Tensor<float>::zeros({2, 1, 2, 1, 3, 1, 1, 2, 1, 1}).value();
-  auto first_allocation_fails = [](auto call) {
-    g_count = 0;
-    g_fail_at = 1;
-    auto r = call();
-    g_fail_at = 0;
-    return r;
-  };
   const auto view = first_allocation_fails([&] { return t.transpose(0, 7); });
   REQUIRE(!view);
   CHECK(view.error().kind() == ShapeErrorKind::allocation_failed);

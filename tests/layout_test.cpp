@@ -457,7 +457,7 @@ TEST_CASE("broadcast_to gives stride 0 to every size-1 axis, grown or kept") {
 TEST_CASE("reshape past max_rank is rank_too_large whatever the vectors' capacity") {
   // The row-major path takes any rank the vectors hold without allocating, and vectors moved
   // into a layout can hold more than max_rank: such a reshape must still reach the general path
-  // and its error (the path's count bound admits at most 63 axes; the rank check says so too).
+  // and its error (the path's count bound, sizes_below_bits, admits at most 63 axes).
   Shape sizes(strided::max_rank + 1, 1);
   Strides steps(strided::max_rank + 1, 1);
   sizes.erase(41, sizes.size());  // 41 entries, room for 65

@@ -505,7 +505,8 @@ class Layout {
   /// The common reshape, a row-major layout to a shape of the same count, in one pass over the
   /// new sizes that writes the strides and multiplies the count together. False, with the layout
   /// unchanged, for anything else (`infer`, another count, an overflow, a layout that is not
-  /// row-major, a new rank past the vectors' capacity): the general path then finds the answer
+  /// row-major, a new rank past the vectors' capacity or past 63, which the count bound below
+  /// rejects, so no rank above max_rank gets through): the general path then finds the answer
   /// or the error. It cannot allocate, so it runs outside the allocation guard, inside which GCC
   /// keeps the op out of line. Always inlined: GCC otherwise calls it (see inline_ in shape.hpp).
   [[gnu::always_inline]] constexpr bool reshape_row_major(const Shape& new_shape) {
