@@ -27,11 +27,7 @@ struct Model {
   std::size_t numel() const { return values.size(); }
 };
 
-std::size_t product(const Shape& s) {
-  std::size_t n = 1;
-  for (std::size_t d : s) n *= d;
-  return n;
-}
+using strided_test::product;
 
 // Row-major position of a multi-index.
 std::size_t flat(const Shape& shape, const Shape& index) {
@@ -98,47 +94,10 @@ Model model_broadcast(const Model& m, const Shape& target) {
 
 // ----- random generation -----------------------------------------------------------------------
 
-using Rng = std::mt19937_64;
-
-std::size_t pick(Rng& rng, std::size_t below) {
-  return std::uniform_int_distribution<std::size_t>(0, below - 1)(rng);
-}
-
-Shape random_shape(Rng& rng, std::size_t max_numel) {
-  while (true) {
-    Shape s(pick(rng, 9), 0);  // rank 0..8
-    for (auto& d : s) d = pick(rng, 10) == 0 ? 0 : 1 + pick(rng, 4);
-    if (product(s) <= max_numel) return s;
-  }
-}
-
-// A random factorisation of the element count into a new shape (with size-1 axes sprinkled in).
-Shape random_reshape_target(Rng& rng, const Shape& shape) {
-  std::vector<std::size_t> primes;
-  std::size_t n = product(shape);
-  if (n == 0) {
-    Shape s = random_shape(rng, 64);
-    s.insert(pick(rng, s.size() + 1), 0);
-    return s;
-  }
-  for (std::size_t p = 2; n > 1; ++p)
-    while (n % p == 0) primes.push_back(p), n /= p;
-  std::shuffle(primes.begin(), primes.end(), rng);
-  Shape out;
-  for (std::size_t p : primes) {
-    if (!out.empty() && pick(rng, 2) == 0)
-      out.back() *= p;
-    else
-      out.push_back(p);
-    if (pick(rng, 5) == 0 && out.size() < 8) out.push_back(1);
-  }
-  while (out.size() > 8) {  // keep rank bounded: merge the last two axes
-    const std::size_t last = out.back();
-    out.erase(out.size() - 1);
-    out.back() *= last;
-  }
-  return out;
-}
+using strided_test::pick;
+using strided_test::random_reshape_target;
+using strided_test::random_shape;
+using Rng = strided_test::Rng;
 
 // ----- checks ----------------------------------------------------------------------------------
 
