@@ -128,16 +128,19 @@ class SmallVector {
   /// Removes the entries [first, last).
   constexpr void erase(std::size_t first, std::size_t last) {
     I* d = data();
-    for (std::size_t k = last; k < size_; ++k) d[k - (last - first)] = d[k];
-    size_ -= last - first;
+    const std::size_t n = size_;  // read once: a store to an entry could alias it for the compiler
+    for (std::size_t k = last; k < n; ++k) d[k - (last - first)] = d[k];
+    size_ = n - (last - first);
   }
   /// Moves entry `from` to position `to`, the entries between shifting by one to make room.
   constexpr void move_entry(std::size_t from, std::size_t to) {
     I* d = data();
-    const I moved = d[from];
-    for (std::size_t k = from; k > to; --k) d[k] = d[k - 1];
-    for (std::size_t k = from; k < to; ++k) d[k] = d[k + 1];
-    d[to] = moved;
+    // The moved entry is carried in a register through the places between, each swapped out in
+    // turn: GCC makes a loop copying each entry from its neighbour a call to memmove.
+    I carry = d[from];
+    for (std::size_t k = to; k < from; ++k) std::swap(carry, d[k]);
+    for (std::size_t k = to; k > from; --k) std::swap(carry, d[k]);
+    d[from] = carry;
   }
   constexpr void clear() noexcept { size_ = 0; }
 
