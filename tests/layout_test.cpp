@@ -486,3 +486,28 @@ TEST_CASE("large sizes past the quick bounds take the exact count") {
                 "broadcast_to: the element count, a stride or the offset of shape "
                 "[1099511627776, 1099511627776] overflows");
 }
+
+TEST_CASE("permute's quick path gives the general path's answer or error") {
+  // Up to inline_rank permute checks and gathers in one pass into the copy it returns; past it,
+  // the general path checks first, then gathers the same way (which the cases above test).
+  // Random permutations, with a repeated or out-of-range entry or a wrong length now and then,
+  // give the same view or the same error kind both ways, and in place.
+  using strided_test::pick;
+  strided_test::for_random_layouts(
+      4000, [](const Layout& l, const Layout& deep, std::size_t added, strided_test::Rng& rng) {
+        Shape perm(l.rank(), 0);
+        for (std::size_t k = 0; k < perm.size(); ++k) perm[k] = k;
+        std::shuffle(perm.begin(), perm.end(), rng);
+        if (pick(rng, 4) == 0 && !perm.empty())
+          perm[pick(rng, perm.size())] = pick(rng, l.rank() + 2);
+        if (pick(rng, 16) == 0) perm.push_back(perm.size());
+        Shape deep_perm(added, 0);  // the leading axes stay in front
+        for (std::size_t k = 0; k < added; ++k) deep_perm[k] = k;
+        for (std::size_t axis : perm) deep_perm.push_back(axis + added);
+        CAPTURE(l.shape(), l.strides(), perm);
+        strided_test::require_same_view(l.permute(perm), deep.permute(deep_perm), added);
+        Layout in_place = l;
+        const bool done = in_place.permute_in_place(perm).has_value();
+        strided_test::require_in_place_result(l, in_place, done, l.permute(perm));
+      });
+}

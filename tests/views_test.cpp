@@ -18,6 +18,7 @@
 #include "strided/layout_views.hpp"
 #include "strided/tensor.hpp"
 #include "strided/values.hpp"
+#include "support.hpp"
 
 using strided::infer;
 using strided::Layout;
@@ -644,4 +645,25 @@ TEST_CASE("a negative index converted to std::size_t is named as such") {
   // An index that is merely too large gets no hint.
   require_error(t.select(0, 4), ShapeErrorKind::index_out_of_range,
                 "select: index 4 is out of bounds for axis 0 of size 4 (shape [4, 2])");
+}
+
+TEST_CASE("diagonal's quick path gives the general path's answer or error") {
+  // Up to inline_rank diagonal is built in the copy it returns; past it, the general path checks
+  // the axes first, then builds the same way (which the cases above and property_test test).
+  // Random axes (sometimes equal or out of range) and offsets (sometimes past either end, or the
+  // extremes) give the same view or the same error kind both ways, and in place.
+  using strided_test::pick;
+  strided_test::for_random_layouts(4000, [](const Layout& l, const Layout& deep, std::size_t added,
+                                            strided_test::Rng& rng) {
+    const std::size_t d0 = pick(rng, l.rank() + 1), d1 = pick(rng, l.rank() + 1);
+    const std::ptrdiff_t extremes[] = {pmin, pmax, pmin + 1};
+    const std::ptrdiff_t offset =
+        pick(rng, 8) == 0 ? extremes[pick(rng, 3)] : static_cast<std::ptrdiff_t>(pick(rng, 11)) - 5;
+    CAPTURE(l.shape(), l.strides(), l.offset(), offset, d0, d1);
+    strided_test::require_same_view(l.diagonal(offset, d0, d1),
+                                    deep.diagonal(offset, d0 + added, d1 + added), added);
+    Layout in_place = l;
+    const bool done = in_place.diagonal_in_place(offset, d0, d1).has_value();
+    strided_test::require_in_place_result(l, in_place, done, l.diagonal(offset, d0, d1));
+  });
 }

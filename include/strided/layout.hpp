@@ -1,5 +1,5 @@
 // Layout: shape + strides + offset, and all the view algebra on it. Every operation returns a new
-// layout and touches no data, so each is constexpr and allocation-free up to rank 6.
+// layout and touches no data, so each is constexpr and allocation-free up to inline_rank axes.
 #pragma once
 
 // clang-format off
@@ -17,6 +17,7 @@
 
 #include "strided/detail/allocation_guard.hpp"
 #include "strided/detail/layout_math.hpp"
+#include "strided/element.hpp"
 #include "strided/error.hpp"
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
@@ -80,7 +81,44 @@ constexpr Result<T> changed_copy(const char* op, const T& source, LayoutOf&& lay
   });
 }
 
+/// built_copy's general path, out of line and cold: `out` becomes changed_copy's answer.
+template <class T, class LayoutOf, class Change>
+[[gnu::cold, gnu::noinline]] constexpr void rebuild_declined(Result<T>& out, const char* op,
+                                                             const T& source, LayoutOf& layout_of,
+                                                             Change& change) {
+  out = changed_copy(op, source, layout_of, change);
+}
+
+template <class T, class LayoutOf, class Build, class Change>
+[[gnu::always_inline]] constexpr Result<T> built_copy_inline(const char* op, const T& source,
+                                                             LayoutOf& layout_of, Build& build,
+                                                             Change& change) {
+  Result<T> out(std::in_place, source);  // the one object returned: never moved after
+  if (!build(layout_of(*out), layout_of(source))) [[unlikely]]
+    rebuild_declined(out, op, source, layout_of, change);
+  return out;
+}
+
+/// changed_copy for an op with a common case `build(out, from)`, a Layout::*_from member: it
+/// writes the view into `out`, the layout of the copy, from `from`, the source's, without
+/// allocating or building an error, and returns false to decline (an error, or a case it leaves
+/// to the general path); changed_copy then starts over with `change`, which gives the answer or
+/// the error. Up to inline_rank the copy cannot allocate either, so the common case runs outside
+/// the allocation guard, whose try block keeps GCC from inlining the op, and the general path
+/// is out of line.
+template <class T, class LayoutOf, class Build, class Change>
+[[gnu::always_inline]] constexpr Result<T> built_copy(const char* op, const T& source,
+                                                      LayoutOf&& layout_of, Build&& build,
+                                                      Change&& change) {
+  return layout_of(source).rank() <= inline_rank
+             ? built_copy_inline(op, source, layout_of, build, change)
+             : changed_copy(op, source, layout_of, std::forward<Change>(change));
+}
+
 }  // namespace detail
+
+template <Element T>
+class Tensor;
 
 /// Where each element of an n-dimensional array lives in a flat buffer: element `i` is at
 /// `offset + sum(i[k] * strides[k])`. Strides count elements and are signed (0 = broadcast).
@@ -91,6 +129,12 @@ class Layout {
  public:
   /// The layout of a scalar: rank 0, one element at offset 0.
   constexpr Layout() = default;
+  // Copies inlined always, as Tensor's and SmallVector's: each view op starts with one, and GCC
+  // otherwise calls it from some ops and not others.
+  [[gnu::always_inline]] constexpr Layout(const Layout&) = default;
+  constexpr Layout(Layout&&) noexcept = default;
+  constexpr Layout& operator=(const Layout&) = default;
+  constexpr Layout& operator=(Layout&&) noexcept = default;
 
   /// Row-major layout of `shape` starting at `offset`.
   static constexpr Result<Layout> contiguous(const Shape& shape, std::size_t offset = 0) {
@@ -180,6 +224,11 @@ class Layout {
   }
 
  private:
+  // Tensor builds its views inside its own copy through the *_of members; it never writes a
+  // field.
+  template <Element T>
+  friend class Tensor;
+
   /// A copy of this layout changed by `change` (one of the *_in_place members). (Defined before
   /// its callers: clang 14 cannot evaluate a constexpr member template defined further down.)
   template <class Change>
@@ -188,12 +237,60 @@ class Layout {
         op, *this, [](Layout& l) -> Layout& { return l; }, std::forward<Change>(change));
   }
 
+  // The views with a *_from member, for a `holder` that is this layout (layout_of returns its
+  // argument) or a tensor (layout_of returns its layout), through detail::built_copy.
+  template <class H, class LayoutOf>
+  static constexpr Result<H> permute_of(const H& holder, LayoutOf&& layout_of, const Shape& perm) {
+    return detail::built_copy(
+        "permute", holder, layout_of,
+        [&](Layout& out, const Layout& from) { return out.permute_from(from, perm); },
+        [&](Layout& l) { return l.permute_in_place(perm); });
+  }
+  template <class H, class LayoutOf>
+  static constexpr Result<H> reshape_of(const H& holder, LayoutOf&& layout_of,
+                                        const Shape& requested) {
+    return detail::built_copy(
+        "reshape", holder, layout_of,
+        [&](Layout& out, const Layout& from) { return out.reshape_from(from, requested); },
+        [&](Layout& l) { return l.reshape_in_place(requested); });
+  }
+  template <class H, class LayoutOf>
+  static constexpr Result<H> broadcast_to_of(const H& holder, LayoutOf&& layout_of,
+                                             const Shape& target) {
+    return detail::built_copy(
+        "broadcast_to", holder, layout_of,
+        [&](Layout& out, const Layout& from) { return out.broadcast_from(from, target); },
+        [&](Layout& l) { return l.broadcast_to_in_place(target); });
+  }
+  template <class H, class LayoutOf>
+  static constexpr Result<H> diagonal_of(const H& holder, LayoutOf&& layout_of,
+                                         std::ptrdiff_t offset, std::size_t d0, std::size_t d1) {
+    return detail::built_copy(
+        "diagonal", holder, layout_of,
+        [&](Layout& out, const Layout& from) { return out.diagonal_from(from, offset, d0, d1); },
+        [&](Layout& l) { return l.diagonal_in_place(offset, d0, d1); });
+  }
+  static constexpr auto itself = [](auto& l) -> auto& { return l; };
+
+  /// An _in_place op's common case: build(old) makes this layout from `old`, a copy of it taken
+  /// first, as a *_from member does; when build declines, the layout is restored from the copy.
+  /// False past inline_rank, where the copy could allocate.
+  template <class Build>
+  constexpr bool rebuilt(Build&& build) {
+    if (rank() > inline_rank) return false;
+    const Layout old = *this;
+    if (std::forward<Build>(build)(old)) return true;
+    *this = old;
+    return false;
+  }
+
  public:
   /// @name View operations
   /// Each returns a new layout and touches no data. The `_in_place` form of each changes this
   /// layout instead and leaves it unchanged when it returns an error (`Tensor`'s views use it to
-  /// build their result where it is returned). The extended operations, from `slice` on, are
-  /// defined in `<strided/layout_views.hpp>`, which this header includes.
+  /// build their result where it is returned). reshape and broadcast_to are defined in
+  /// `<strided/layout_reshape.hpp>`, the extended operations, from `slice` on, in
+  /// `<strided/layout_views.hpp>`; this header includes both.
   ///@{
 
   /// Swaps axes d0 and d1.
@@ -202,7 +299,7 @@ class Layout {
   }
   /// Reorders the axes: output axis k is input axis perm[k] (ONNX Transpose convention).
   constexpr Result<Layout> permute(const Shape& perm) const {
-    return derived("permute", [&](Layout& l) { return l.permute_in_place(perm); });
+    return permute_of(*this, itself, perm);
   }
   /// Keeps [start, start + length) of axis `dim`.
   constexpr Result<Layout> narrow(std::size_t dim, std::size_t start, std::size_t length) const {
@@ -212,7 +309,7 @@ class Layout {
   /// merged into one new axis is stride-compatible (NumPy's no-copy reshape, PyTorch's view()).
   /// One size may be `infer`.
   constexpr Result<Layout> reshape(const Shape& requested) const {
-    return derived("reshape", [&](Layout& l) { return l.reshape_in_place(requested); });
+    return reshape_of(*this, itself, requested);
   }
   /// reshape() with every size taken literally (no `infer`): for callers whose shapes may hold
   /// a genuine size of SIZE_MAX, such as a broadcast axis.
@@ -222,7 +319,7 @@ class Layout {
   /// Broadcasts to `target` by NumPy's rules: right-aligned, size-1 axes and new leading axes get
   /// stride 0. A target of lower rank is incompatible.
   constexpr Result<Layout> broadcast_to(const Shape& target) const {
-    return derived("broadcast_to", [&](Layout& l) { return l.broadcast_to_in_place(target); });
+    return broadcast_to_of(*this, itself, target);
   }
   /// Elements start, start + step, ... before stop along `dim`, with Python's semantics: negative
   /// bounds count from the end, out-of-range bounds clamp, a negative step walks backwards, `end`
@@ -275,7 +372,7 @@ class Layout {
   /// the matrix gives an empty axis.
   constexpr Result<Layout> diagonal(std::ptrdiff_t offset = 0, std::size_t d0 = 0,
                                     std::size_t d1 = 1) const {
-    return derived("diagonal", [&](Layout& l) { return l.diagonal_in_place(offset, d0, d1); });
+    return diagonal_of(*this, itself, offset, d0, d1);
   }
   /// Pieces of `size` elements along `dim`, the last one shorter when `size` does not divide the
   /// axis (PyTorch's split). An axis of size 0 gives one empty piece; otherwise a zero size is
@@ -297,15 +394,20 @@ class Layout {
   }
 
   constexpr Result<void> permute_in_place(const Shape& perm) {
-    std::size_t failed_at = 0;
-    if (&perm != &shape_ && perm.size() == rank()) {
-      failed_at = permute_gather(perm);
-      if (failed_at == rank()) return {};
-    }
-    return detail::guard_allocations("permute", [&]() -> Result<void> {
+    if (&perm != &shape_ && rebuilt([&](const Layout& old) { return permute_from(old, perm); }))
+      return {};
+    return detail::guard_allocations_cold("permute", [&]() -> Result<void> {
       if (&perm == &shape_) return permute_in_place(Shape(perm));  // the gather rewrites it
       if (perm.size() != rank()) return ShapeError::rank_mismatch("permute", rank(), perm.size());
-      return permute_error(perm[failed_at], perm);
+      std::uint64_t seen = 0;
+      for (std::size_t axis : perm) {
+        if (axis >= rank()) return ShapeError::axis_out_of_range("permute", axis, shape_);
+        if ((seen >> axis & 1) != 0) return ShapeError::duplicate_axis("permute", axis, perm);
+        seen |= std::uint64_t{1} << axis;
+      }
+      const Layout old = *this;  // past inline_rank: may throw, before any change
+      permute_from(old, perm);   // a permutation, checked above
+      return {};
     });
   }
 
@@ -320,46 +422,9 @@ class Layout {
     return ShapeError::size_overflow("narrow", shape_);
   }
 
-  constexpr Result<void> reshape_in_place(const Shape& requested) {
-    if (reshape_row_major(requested)) return {};
-    return detail::guard_allocations("reshape", [&]() -> Result<void> {
-      if (std::find(requested.begin(), requested.end(), infer) == requested.end())
-        return reshape_general(requested);  // without copying the shape
-      auto resolved = detail::resolve_infer(requested, numel(), "reshape");
-      if (!resolved) return std::move(resolved).error();
-      return reshape_exact_in_place(*resolved);
-    });
-  }
-
-  constexpr Result<void> reshape_exact_in_place(const Shape& new_shape) {
-    if (reshape_row_major(new_shape)) return {};
-    return detail::guard_allocations("reshape",
-                                     [&]() -> Result<void> { return reshape_general(new_shape); });
-  }
-
-  constexpr Result<void> broadcast_to_in_place(const Shape& target) {
-    if (broadcast_same_rank(target)) return {};
-    return detail::guard_allocations("broadcast_to", [&]() -> Result<void> {
-      if (target.size() > max_rank)
-        return ShapeError::rank_too_large("broadcast_to", target.size());
-      if (target.size() < rank())
-        return ShapeError::broadcast_incompatible("broadcast_to", shape_, target);
-      if (!detail::checked_numel(target)) return ShapeError::size_overflow("broadcast_to", target);
-      const std::size_t lead = target.size() - rank();
-      for (std::size_t k = 0; k < rank(); ++k)
-        if (shape_[k] != target[lead + k] && shape_[k] != 1)
-          return ShapeError::broadcast_incompatible("broadcast_to", shape_, target);
-      shape_.reserve(target.size());  // the only steps that can throw, before any change
-      strides_.reserve(target.size());
-      strides_.resize(target.size());
-      // Axis k moves to lead + k: from the innermost, each entry is read before it is written.
-      for (std::size_t k = rank(); k-- > 0;)
-        strides_[lead + k] = shape_[k] == target[lead + k] && shape_[k] != 1 ? strides_[k] : 0;
-      for (std::size_t k = 0; k < lead; ++k) strides_[k] = 0;
-      shape_ = target;
-      return {};
-    });
-  }
+  constexpr Result<void> reshape_in_place(const Shape& requested);
+  constexpr Result<void> reshape_exact_in_place(const Shape& new_shape);
+  constexpr Result<void> broadcast_to_in_place(const Shape& target);
 
   constexpr Result<void> slice_in_place(std::size_t dim, std::ptrdiff_t start,
                                         std::ptrdiff_t stop = end, std::ptrdiff_t step = 1);
@@ -380,76 +445,40 @@ class Layout {
   constexpr Layout(Shape shape, Strides strides, std::size_t offset)
       : shape_(std::move(shape)), strides_(std::move(strides)), offset_(offset) {}
 
-  /// permute_in_place for a `perm` of this rank that is not the layout's own shape: one pass
-  /// checks it and gathers each axis from a copy of the old entries on the stack (interleaved:
-  /// two plain arrays, GCC copies with two calls to memcpy). Returns the rank when `perm` is a
-  /// permutation; otherwise the position of its first entry out of range or repeated, with the
-  /// layout unchanged. It cannot allocate, so it runs outside the allocation guard, inside which
-  /// GCC keeps the op out of line.
-  constexpr std::size_t permute_gather(const Shape& perm) noexcept {
-    struct Axis {
-      std::size_t size;
-      std::ptrdiff_t stride;
-    };
-    std::array<Axis, max_rank> old;  // not initialised: entries [0, n) are written first
+  /// This layout, a copy of `from`, made `from` with its axes reordered by `perm`, in one pass
+  /// that checks and gathers. False when `perm` is not a permutation of from's axes; this layout
+  /// is then left changed, for the caller to discard or restore. `perm` must not be this
+  /// layout's own shape.
+  [[gnu::always_inline]] constexpr bool permute_from(const Layout& from,
+                                                     const Shape& perm) noexcept {
+    const std::size_t n = from.rank();
+    if (perm.size() != n) return false;
     // Through pointers: a store to a size could alias the vectors' own counts for the compiler.
-    const std::size_t n = rank(), *axes = perm.data();
+    const std::size_t *axes = perm.data(), *old_sizes = from.shape_.data();
+    const std::ptrdiff_t* old_steps = from.strides_.data();
     std::size_t* sizes = shape_.data();
     std::ptrdiff_t* steps = strides_.data();
-    for (std::size_t k = 0; k < n; ++k) old[k] = {sizes[k], steps[k]};
     std::uint64_t seen = 0;  // rank <= 64: one bit per axis
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t axis = axes[k];
-      const std::uint64_t bit = axis < n ? std::uint64_t{1} << axis : 0;
-      if (bit == 0 || (seen & bit) != 0) {
-        for (std::size_t j = 0; j < k; ++j) {  // put back what was written
-          sizes[j] = old[j].size;
-          steps[j] = old[j].stride;
-        }
-        return k;
-      }
-      seen |= bit;
-      sizes[k] = old[axis].size;
-      steps[k] = old[axis].stride;
-    }
-    return n;
-  }
-
-  /// permute_in_place's error for `axis`, the first entry of `perm` out of range or repeated.
-  constexpr ShapeError permute_error(std::size_t axis, const Shape& perm) const {
-    if (axis >= rank()) return ShapeError::axis_out_of_range("permute", axis, shape_);
-    return ShapeError::duplicate_axis("permute", axis, perm);
-  }
-
-  /// broadcast_to_in_place of a target of this rank, when it succeeds: the checks and the new
-  /// strides in two passes over the axes, where the general path makes four (each pass over six
-  /// axes costs about as much as the copy of the tensor a view op makes). False, with the layout
-  /// unchanged, for any other target or any error, which the general path then reports.
-  constexpr bool broadcast_same_rank(const Shape& target) noexcept {
-    const std::size_t n = rank();
-    if (target.size() != n) return false;
-    // Through pointers: a store to a stride could alias the vectors' own counts for the compiler.
-    const std::size_t* to = target.data();
-    std::size_t* sizes = shape_.data();
-    std::ptrdiff_t* steps = strides_.data();
-    // The count's bound, not the product: a chain of dependent multiplications would take longer
-    // than the rest of the op. The exact count only when that bound is too loose.
-    bool compatible = true;  // no branch per axis
-    std::size_t any_bits = 0;
-    for (std::size_t k = 0; k < n; ++k) {
-      compatible &= (sizes[k] == to[k]) | (sizes[k] == 1);
-      any_bits |= to[k];
-    }
-    if (!compatible ||
-        (!detail::sizes_below_bits(any_bits, n, std::numeric_limits<std::size_t>::digits) &&
-         !detail::checked_numel(target)))
-      return false;
-    for (std::size_t k = 0; k < n; ++k) {  // to may be sizes itself: each entry read first
-      steps[k] = sizes[k] == to[k] && sizes[k] != 1 ? steps[k] : 0;
-      sizes[k] = to[k];
+      if (axis >= n || (seen >> axis & 1) != 0) return false;
+      seen |= std::uint64_t{1} << axis;
+      sizes[k] = old_sizes[axis];
+      steps[k] = old_steps[axis];
     }
     return true;
   }
+
+  /// This layout, a copy of `from`, made from.broadcast_to(target) for a target of from's rank,
+  /// in one pass that checks each axis and writes it. False for any other target or any error;
+  /// this layout is then left changed, for the caller to discard or restore.
+  [[gnu::always_inline]] constexpr bool broadcast_from(const Layout& from,
+                                                       const Shape& target) noexcept;
+
+  /// This layout, a copy of `from`, made from.diagonal(offset, d0, d1). False for any error;
+  /// this layout is then left changed, for the caller to discard or restore.
+  [[gnu::always_inline]] constexpr bool diagonal_from(const Layout& from, std::ptrdiff_t offset,
+                                                      std::size_t d0, std::size_t d1) noexcept;
 
   /// flatten_in_place when the merge keeps the stride of every axis it does not merge, which is
   /// what the reshape that flatten is gives when each merged axis steps over the next whole and
@@ -475,133 +504,26 @@ class Layout {
     return true;
   }
 
-  /// reshape_exact_in_place when reshape_row_major has not done it: every other layout, and every
+  /// reshape_exact_in_place when reshape_from has declined: every other layout, and every
   /// error. Inside the caller's guard.
-  constexpr Result<void> reshape_general(const Shape& new_shape) {
-    if (new_shape.size() > max_rank) return ShapeError::rank_too_large("reshape", new_shape.size());
-    const auto n = detail::checked_numel(new_shape);
-    if (!n) return ShapeError::size_overflow("reshape", new_shape);
-    // The common case, a row-major layout, is recognised without a chain of products.
-    const auto row_major_n = detail::row_major_numel(shape_, strides_);
-    const std::size_t old_n = row_major_n ? *row_major_n : numel();
-    if (*n != old_n) return ShapeError::element_count_mismatch("reshape", old_n, new_shape);
-    // Row-major data stays row-major (and 0 or 1 element has no order to preserve).
-    const bool row_major = *n <= 1 || row_major_n || is_contiguous();
-    // Sizes >= 1 multiplying to at most PTRDIFF_MAX give strides that fit; otherwise check.
-    const bool may_overflow = *n == 0 || *n > static_cast<std::size_t>(detail::max_index);
-    if (row_major && may_overflow &&
-        !detail::row_major_steps(new_shape, [](std::size_t, std::ptrdiff_t) {}))
-      return ShapeError::size_overflow("reshape", new_shape);
-    if (!row_major) return reshape_strided(new_shape);
-    shape_.reserve(new_shape.size());  // the only steps that can throw, before any change
-    strides_.reserve(new_shape.size());
-    shape_ = new_shape;
-    strides_.resize(rank());  // written in place: a temporary would be reloaded just after
-    detail::row_major_steps(shape_,
-                            [&](std::size_t k, std::ptrdiff_t step) { strides_[k] = step; });
-    return {};
-  }
-
-  /// The common reshape, a row-major layout to a shape of the same count, in one pass over the
-  /// new sizes that writes the strides and multiplies the count together. False, with the layout
-  /// unchanged, for anything else (`infer`, another count, an overflow, a layout that is not
-  /// row-major, a new rank past the vectors' capacity or past 63, which the count bound below
-  /// rejects, so no rank above max_rank gets through): the general path then finds the answer
-  /// or the error. It cannot allocate, so it runs outside the allocation guard, inside which GCC
-  /// keeps the op out of line. Always inlined: GCC otherwise calls it (see inline_ in shape.hpp).
-  [[gnu::always_inline]] constexpr bool reshape_row_major(const Shape& new_shape) {
-    const auto old_n = detail::row_major_numel(shape_, strides_);
-    if (!old_n || new_shape.size() > shape_.capacity() || new_shape.size() > strides_.capacity())
-      return false;
-    const std::size_t old_rank = rank();
-    strides_.resize(new_shape.size());
-    // The products are bounded (sizes_below_bits) by a check the chain of products does not wait
-    // on, as it would on each one's overflow flag. Shapes past the bound (and infer) go to the
-    // general path.
-    std::size_t step = 1, any_bits = 0;
-    for (std::size_t k = new_shape.size(); k-- > 0;) {
-      strides_[k] = static_cast<std::ptrdiff_t>(step);
-      step *= new_shape[k];  // wraps only past the bound, when the result is not used
-      any_bits |= new_shape[k];
-    }
-    const bool fits = detail::sizes_below_bits(any_bits, new_shape.size(),
-                                               std::numeric_limits<std::ptrdiff_t>::digits);
-    if (fits && step == *old_n) {
-      shape_ = new_shape;
-      return true;
-    }
-    strides_.resize(old_rank);  // restore the row-major strides the layout had
-    detail::row_major_steps(shape_, [&](std::size_t k, std::ptrdiff_t s) { strides_[k] = s; });
-    return false;
-  }
-
+  constexpr Result<void> reshape_general(const Shape& new_shape);
+  /// This layout, a copy of `from`, made from.reshape(new_shape) in the common case: `from` is
+  /// row-major and `new_shape` has its count. False for anything else (`infer`, another count,
+  /// an overflow, a layout that is not row-major, a new rank past the vectors' capacity); this
+  /// layout is then left changed, for the caller to discard or restore. Cannot allocate.
+  [[gnu::always_inline]] constexpr bool reshape_from(const Layout& from, const Shape& new_shape);
   /// reshape_exact_in_place of a layout that is not row-major, once the counts match.
-  constexpr Result<void> reshape_strided(const Shape& new_shape) {
-    std::optional<Strides> strides = view_strides(new_shape);
-    if (!strides) return ShapeError::non_contiguous_reshape("reshape", shape_, new_shape);
-    shape_ = new_shape;  // may throw (rank > 8) before the strides change
-    strides_ = std::move(*strides);
-    return {};
-  }
-
+  constexpr Result<void> reshape_strided(const Shape& new_shape);
   /// PyTorch's computeStride: walk old and new axes from the innermost, chunk by chunk of old
   /// axes that are contiguous with each other; each chunk must be covered exactly by new axes.
-  constexpr std::optional<Strides> view_strides(const Shape& new_shape) const {
-    Strides out(new_shape.size(), 0);
-    std::ptrdiff_t view_d = static_cast<std::ptrdiff_t>(new_shape.size()) - 1;
-    std::ptrdiff_t chunk_stride = strides_.back();
-    std::size_t tensor_numel = 1, view_numel = 1;
-    for (std::size_t d = rank(); d-- > 0;) {
-      tensor_numel *= shape_[d];
-      std::ptrdiff_t merged = 0;  // the stride axis d-1 needs to merge with the chunk
-      const bool chunk_ends =
-          d == 0 ||
-          (shape_[d - 1] != 1 && (__builtin_mul_overflow(static_cast<std::ptrdiff_t>(tensor_numel),
-                                                         chunk_stride, &merged) ||
-                                  strides_[d - 1] != merged));
-      if (!chunk_ends) continue;
-      while (view_d >= 0 &&
-             (view_numel < tensor_numel || new_shape[static_cast<std::size_t>(view_d)] == 1)) {
-        std::ptrdiff_t stride = 0;
-        if (__builtin_mul_overflow(static_cast<std::ptrdiff_t>(view_numel), chunk_stride, &stride))
-          return std::nullopt;
-        out[static_cast<std::size_t>(view_d)] = stride;
-        view_numel *= new_shape[static_cast<std::size_t>(view_d)];
-        --view_d;
-      }
-      if (view_numel != tensor_numel) return std::nullopt;
-      if (d > 0) {
-        chunk_stride = strides_[d - 1];
-        tensor_numel = 1;
-        view_numel = 1;
-      }
-    }
-    if (view_d != -1) return std::nullopt;
-    return out;
-  }
+  constexpr std::optional<Strides> view_strides(const Shape& new_shape) const;
 
   Shape shape_;
   Strides strides_;
   std::size_t offset_ = 0;
 };
 
-/// The shape two shapes broadcast to (NumPy's rules), or broadcast_incompatible.
-constexpr Result<Shape> broadcast_shape(const Shape& a, const Shape& b) {
-  return detail::guard_allocations("broadcast_shape", [&]() -> Result<Shape> {
-    const Shape& longer = a.size() >= b.size() ? a : b;
-    const Shape& shorter = a.size() >= b.size() ? b : a;
-    Shape out = longer;
-    const std::size_t lead = longer.size() - shorter.size();
-    for (std::size_t k = 0; k < shorter.size(); ++k) {
-      const std::size_t x = longer[lead + k], y = shorter[k];
-      if (x == y || y == 1) continue;
-      if (x != 1) return ShapeError::broadcast_incompatible("broadcast_shape", a, b);
-      out[lead + k] = y;
-    }
-    return out;
-  });
-}
-
 }  // namespace strided
 
-#include "strided/layout_views.hpp"  // the extended view operations' definitions
+#include "strided/layout_reshape.hpp"  // reshape's and broadcast_to's definitions
+#include "strided/layout_views.hpp"    // the extended view operations' definitions

@@ -248,42 +248,60 @@ constexpr Result<void> Layout::movedim_in_place(std::size_t src, std::size_t dst
   return {};
 }
 
-constexpr Result<void> Layout::diagonal_in_place(std::ptrdiff_t offset, std::size_t d0,
-                                                 std::size_t d1) {
-  if (d0 >= rank()) return ShapeError::axis_out_of_range("diagonal", d0, shape_);
-  if (d1 >= rank()) return ShapeError::axis_out_of_range("diagonal", d1, shape_);
-  if (d0 == d1) return ShapeError::duplicate_axis("diagonal", d0, Shape{d0, d1});
-  const detail::view_int n0 = shape_[d0], n1 = shape_[d1], off = offset;
-  const detail::view_int row = off < 0 ? -off : 0, col = off > 0 ? off : 0;
-  const detail::view_int len = std::max<detail::view_int>(0, std::min(n0 - row, n1 - col));
-  if ((row | col) != 0 && !empty() && len > 0) {
-    const auto down = detail::moved_offset(offset_, static_cast<std::size_t>(row), strides_[d0]);
-    const auto moved =
-        down ? detail::moved_offset(*down, static_cast<std::size_t>(col), strides_[d1])
-             : std::nullopt;
-    if (!moved) return ShapeError::size_overflow("diagonal", shape_);
+constexpr bool Layout::diagonal_from(const Layout& from, std::ptrdiff_t offset, std::size_t d0,
+                                     std::size_t d1) noexcept {
+  const std::size_t n = from.rank();
+  if (d0 >= n || d1 >= n || d0 == d1) return false;
+  const std::size_t* old_sizes = from.shape_.data();
+  const std::ptrdiff_t* old_steps = from.strides_.data();
+  // The diagonal starts `shift` down d0 (offset < 0) or along d1 (offset > 0).
+  const std::size_t shift =
+      offset < 0 ? 0 - static_cast<std::size_t>(offset) : static_cast<std::size_t>(offset);
+  const std::size_t row = offset < 0 ? shift : 0, col = offset > 0 ? shift : 0;
+  const std::size_t n0 = old_sizes[d0], n1 = old_sizes[d1];
+  const std::size_t len = n0 > row && n1 > col ? std::min(n0 - row, n1 - col) : 0;
+  if (shift != 0 && len != 0 && !from.empty()) {
+    const auto down = detail::moved_offset(from.offset_, row, old_steps[d0]);
+    const auto moved = down ? detail::moved_offset(*down, col, old_steps[d1]) : std::nullopt;
+    if (!moved) return false;
     offset_ = *moved;
   }
   std::ptrdiff_t step = 0;  // exact when len >= 2: the layout reaches it
-  if (__builtin_add_overflow(strides_[d0], strides_[d1], &step)) step = 0;
-  // One pass from the first of d0 and d1 closes their gaps (each entry written, the position
-  // advanced past the kept ones, without a branch), where two erases and two push_backs made four
-  // passes and two capacity checks. Through pointers: a store to a size could alias the vectors'
-  // own counts for the compiler.
-  const std::size_t n = rank();
+  if (__builtin_add_overflow(old_steps[d0], old_steps[d1], &step)) step = 0;
+  // One pass over this layout's own entries (a copy of from's: reading them, not from's, spares
+  // GCC a check that the two do not overlap) from the first of d0 and d1 closes their gaps.
+  // Through pointers: a store to a size could alias the vectors' own counts for the compiler.
   std::size_t* sizes = shape_.data();
   std::ptrdiff_t* steps = strides_.data();
+  const std::size_t hi = std::max(d0, d1);
   std::size_t kept = std::min(d0, d1);
-  for (std::size_t k = kept; k < n; ++k) {
+  for (std::size_t k = kept + 1; k < n; ++k) {
+    if (k == hi) continue;
     sizes[kept] = sizes[k];
     steps[kept] = steps[k];
-    kept += static_cast<std::size_t>((k != d0) & (k != d1));
+    ++kept;
   }
-  sizes[n - 2] = static_cast<std::size_t>(len);  // the diagonal, last
+  sizes[n - 2] = len;  // the diagonal, last
   steps[n - 2] = step;
   shape_.resize(n - 1);  // shrinking: cannot throw
   strides_.resize(n - 1);
-  return {};
+  return true;
+}
+
+constexpr Result<void> Layout::diagonal_in_place(std::ptrdiff_t offset, std::size_t d0,
+                                                 std::size_t d1) {
+  if (rebuilt([&](const Layout& old) { return diagonal_from(old, offset, d0, d1); })) return {};
+  return detail::guard_allocations_cold("diagonal", [&]() -> Result<void> {
+    if (d0 >= rank()) return ShapeError::axis_out_of_range("diagonal", d0, shape_);
+    if (d1 >= rank()) return ShapeError::axis_out_of_range("diagonal", d1, shape_);
+    if (d0 == d1) return ShapeError::duplicate_axis("diagonal", d0, Shape{d0, d1});
+    const Layout old = *this;  // past inline_rank: may throw, before any change
+    if (diagonal_from(old, offset, d0, d1)) return {};
+    *this = old;
+    // The first element's offset: one the layout reaches whenever the diagonal has elements, so
+    // this error needs a layout that breaks the invariant; kept rather than trusted.
+    return ShapeError::size_overflow("diagonal", shape_);
+  });
 }
 
 inline Result<std::vector<Layout>> Layout::split(std::size_t dim, std::size_t size) const {

@@ -109,7 +109,7 @@ class Result {
   /// place and returned is never moved, which is what keeps view operations cheap.
   template <class... Args>
   requires std::constructible_from<T, Args...>
-  constexpr explicit Result(std::in_place_t, Args&&... args)
+  [[gnu::always_inline]] constexpr explicit Result(std::in_place_t, Args&&... args)
       : storage_(detail::value_tag{}, std::forward<Args>(args)...), has_(true) {}
 
   constexpr Result(const Result& other)
@@ -260,8 +260,10 @@ class Result {
 
  private:
   union Storage {
+    // Always inlined, as the in-place constructor above: a view op builds its result in place.
     template <class... Args>
-    constexpr Storage(detail::value_tag, Args&&... args) : value(std::forward<Args>(args)...) {}
+    [[gnu::always_inline]] constexpr Storage(detail::value_tag, Args&&... args)
+        : value(std::forward<Args>(args)...) {}
     constexpr Storage(detail::error_tag, const E& e) : error(e) {}
     constexpr Storage(detail::error_tag, E&& e) : error(std::move(e)) {}
     constexpr ~Storage() {}

@@ -98,6 +98,13 @@ class Tensor {
  public:
   using value_type = T;  ///< the element type
 
+  // Copies inlined always, as Layout's: each view op starts with one, where its result is
+  // returned, and GCC otherwise calls it from some ops and not others.
+  [[gnu::always_inline]] Tensor(const Tensor&) = default;
+  Tensor(Tensor&&) noexcept = default;
+  Tensor& operator=(const Tensor&) = default;
+  Tensor& operator=(Tensor&&) noexcept = default;
+
   // ----- construction -------------------------------------------------------------------------
 
   /// Adopts `data` (no copy) as a row-major tensor of `shape`.
@@ -260,7 +267,7 @@ class Tensor {
   }
   /// Output axis k is input axis perm[k].
   Result<Tensor> permute(const Shape& perm) const {
-    return view_with("permute", [&](Layout& l) { return l.permute_in_place(perm); });
+    return Layout::permute_of(*this, layout_of, perm);
   }
   /// Keeps [start, start + length) of axis `dim`.
   Result<Tensor> narrow(std::size_t dim, std::size_t start, std::size_t length) const {
@@ -268,7 +275,7 @@ class Tensor {
   }
   /// A zero-copy view under `shape`, or non_contiguous_reshape when none exists.
   Result<Tensor> reshape(const Shape& new_shape) const {
-    return view_with("reshape", [&](Layout& l) { return l.reshape_in_place(new_shape); });
+    return Layout::reshape_of(*this, layout_of, new_shape);
   }
   /// Not provided: PyTorch's `view(shape)` is `reshape(shape)` here. Calling it stops the build
   /// with that advice (the default argument makes `t.view({6})` reach the assertion).
@@ -280,7 +287,7 @@ class Tensor {
   }
   /// NumPy broadcasting to `target` (stride 0 on stretched and new axes).
   Result<Tensor> broadcast_to(const Shape& target) const {
-    return view_with("broadcast_to", [&](Layout& l) { return l.broadcast_to_in_place(target); });
+    return Layout::broadcast_to_of(*this, layout_of, target);
   }
   /// Both tensors broadcast to their common shape.
   Result<std::pair<Tensor, Tensor>> broadcast_with(const Tensor& other) const {
@@ -338,7 +345,7 @@ class Tensor {
   }
   /// The diagonal of axes d0, d1 (shifted by `offset`) as a new last axis.
   Result<Tensor> diagonal(std::ptrdiff_t offset = 0, std::size_t d0 = 0, std::size_t d1 = 1) const {
-    return view_with("diagonal", [&](Layout& l) { return l.diagonal_in_place(offset, d0, d1); });
+    return Layout::diagonal_of(*this, layout_of, offset, d0, d1);
   }
   /// Pieces of `size` along `dim` (the last may be shorter).
   Result<std::vector<Tensor>> split(std::size_t dim, std::size_t size) const {
@@ -443,11 +450,13 @@ class Tensor {
   Tensor(std::shared_ptr<const T> data, std::size_t len, Layout layout) noexcept
       : data_(std::move(data)), len_(len), layout_(std::move(layout)) {}
 
+  // A tensor's layout, const or not: what Layout's view builders change in the copy.
+  static constexpr auto layout_of = [](auto& t) -> auto& { return t.layout_; };
+
   /// A view whose layout is this one changed by `change` (a Layout::*_in_place member).
   template <class Change>
   Result<Tensor> view_with(const char* op, Change&& change) const {
-    return detail::changed_copy(
-        op, *this, [](Tensor& t) -> Layout& { return t.layout_; }, std::forward<Change>(change));
+    return detail::changed_copy(op, *this, layout_of, std::forward<Change>(change));
   }
 
   Result<std::vector<Tensor>> views(const char* op, Result<std::vector<Layout>> layouts) const {

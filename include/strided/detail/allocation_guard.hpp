@@ -56,6 +56,15 @@ constexpr auto guard_allocations(const char* op, F&& body) -> decltype(body()) {
   return out;
 }
 
+/// guard_allocations(op, body) out of line and cold: the general path of an op whose common case
+/// runs inline before it without allocating, so that the guard's try block does not keep GCC
+/// from inlining that common case.
+template <class F>
+[[gnu::cold, gnu::noinline]] constexpr auto guard_allocations_cold(const char* op, F&& body)
+    -> decltype(body()) {
+  return guard_allocations(op, std::forward<F>(body));
+}
+
 }  // namespace detail
 
 }  // namespace strided
