@@ -667,3 +667,17 @@ TEST_CASE("diagonal's quick path gives the general path's answer or error") {
     strided_test::require_in_place_result(l, in_place, done, l.diagonal(offset, d0, d1));
   });
 }
+
+TEST_CASE("select of a layout without elements moves the offset as narrow does, when it fits") {
+  // No element is reached, so any representable offset is right; select moves it as for a
+  // layout with elements (NumPy moves its pointer the same way) and keeps it when the move
+  // would overflow, as narrow does, rather than fail.
+  const Layout empty = Layout::from_parts({3, 0}, {5, 1}, 4).value();
+  CHECK(empty.select(0, 2).value().offset() == 14);
+  CHECK(empty.narrow(0, 2, 1).value().offset() == 14);
+  const auto last = static_cast<std::size_t>(pmax) - 3;  // 10 past it would not fit
+  const Layout far = Layout::from_parts({3, 0}, {5, 1}, last).value();
+  CHECK(far.select(0, 2).value().offset() == last);
+  CHECK(far.narrow(0, 2, 1).value().offset() == last);
+  CHECK(far.select(0, 2).value().shape() == Shape{0});
+}

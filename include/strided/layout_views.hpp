@@ -148,11 +148,8 @@ constexpr Result<void> Layout::unsqueeze_in_place(std::size_t dim) {
 constexpr Result<void> Layout::select_in_place(std::size_t dim, std::size_t index) {
   if (dim >= rank()) return ShapeError::axis_out_of_range("select", dim, shape_);
   if (index >= shape_[dim]) return ShapeError::index_out_of_range("select", dim, index, shape_);
-  if (!empty()) {
-    const auto moved = detail::moved_offset(offset_, index, strides_[dim]);
-    if (!moved) return ShapeError::size_overflow("select", shape_);
-    offset_ = *moved;
-  }
+  // As narrow: a layout without elements keeps its offset only when the moved one would not fit.
+  if (!advance_offset(index, strides_[dim])) return ShapeError::size_overflow("select", shape_);
   erase_axis(dim);
   return {};
 }
