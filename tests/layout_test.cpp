@@ -511,3 +511,30 @@ TEST_CASE("permute's quick path gives the general path's answer or error") {
         strided_test::require_in_place_result(l, in_place, done, l.permute(perm));
       });
 }
+
+TEST_CASE("views built inside a holder keep its other members") {
+  // A type of the user's own that holds a layout beside other members, as Tensor does.
+  struct Frame {
+    std::string name;
+    Layout layout;
+  };
+  const auto layout_of = [](auto& frame) -> auto& { return frame.layout; };
+  const Frame frame{"rgb", Layout::contiguous({2, 3, 4}).value()};
+
+  const Frame nhwc = Layout::permute_of(frame, layout_of, {1, 2, 0}).value();
+  CHECK(nhwc.name == "rgb");
+  CHECK(nhwc.layout.strides() == Strides{4, 1, 12});
+  const Frame flat = Layout::reshape_of(frame, layout_of, {6, 4}).value();
+  CHECK(flat.layout.strides() == Strides{4, 1});
+  const Frame wide = Layout::broadcast_to_of(flat, layout_of, {6, 4}).value();
+  CHECK(wide.layout.shape() == Shape{6, 4});
+  const Frame diag = Layout::diagonal_of(frame, layout_of, 0, 1, 2).value();
+  CHECK(diag.layout.shape() == Shape{2, 3});
+  CHECK(Layout::permute_of(frame, layout_of, {0, 0, 1}).error().message() ==
+        "permute: axis 0 appears more than once in [0, 0, 1]");
+  CHECK(Layout::reshape_of(frame, layout_of, {5, 5}).error().kind() ==
+        ShapeErrorKind::element_count_mismatch);
+  // Past inline_rank the general path copies the holder under the allocation guard.
+  const Frame deep{"deep", Layout::contiguous(Shape(strided::inline_rank + 1, 2)).value()};
+  CHECK(Layout::reshape_of(deep, layout_of, {std::size_t{1} << 9}).value().name == "deep");
+}

@@ -17,7 +17,6 @@
 
 #include "strided/detail/allocation_guard.hpp"
 #include "strided/detail/layout_math.hpp"
-#include "strided/element.hpp"
 #include "strided/error.hpp"
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
@@ -117,9 +116,6 @@ template <class T, class LayoutOf, class Build, class Change>
 
 }  // namespace detail
 
-template <Element T>
-class Tensor;
-
 /// Where each element of an n-dimensional array lives in a flat buffer: element `i` is at
 /// `offset + sum(i[k] * strides[k])`. Strides count elements and are signed (0 = broadcast).
 ///
@@ -129,11 +125,14 @@ class Layout {
  public:
   /// The layout of a scalar: rank 0, one element at offset 0.
   constexpr Layout() = default;
-  // Copies inlined always, as Tensor's and SmallVector's: each view op starts with one, and GCC
-  // otherwise calls it from some ops and not others.
+  /// Copies; allocates only past inline_rank axes. Always inlined, as Tensor's and SmallVector's
+  /// copies: each view op starts with one, and GCC otherwise calls it from some ops and not others.
   [[gnu::always_inline]] constexpr Layout(const Layout&) = default;
+  /// Moves (the inline entries are copied).
   constexpr Layout(Layout&&) noexcept = default;
+  /// Copy-assigns; allocates only past the capacity this layout has.
   constexpr Layout& operator=(const Layout&) = default;
+  /// Move-assigns.
   constexpr Layout& operator=(Layout&&) noexcept = default;
 
   /// Row-major layout of `shape` starting at `offset`.
@@ -224,11 +223,6 @@ class Layout {
   }
 
  private:
-  // Tensor builds its views inside its own copy through the *_of members; it never writes a
-  // field.
-  template <Element T>
-  friend class Tensor;
-
   /// A copy of this layout changed by `change` (one of the *_in_place members). (Defined before
   /// its callers: clang 14 cannot evaluate a constexpr member template defined further down.)
   template <class Change>
@@ -237,39 +231,7 @@ class Layout {
         op, *this, [](Layout& l) -> Layout& { return l; }, std::forward<Change>(change));
   }
 
-  // The views with a *_from member, for a `holder` that is this layout (layout_of returns its
-  // argument) or a tensor (layout_of returns its layout), through detail::built_copy.
-  template <class H, class LayoutOf>
-  static constexpr Result<H> permute_of(const H& holder, LayoutOf&& layout_of, const Shape& perm) {
-    return detail::built_copy(
-        "permute", holder, layout_of,
-        [&](Layout& out, const Layout& from) { return out.permute_from(from, perm); },
-        [&](Layout& l) { return l.permute_in_place(perm); });
-  }
-  template <class H, class LayoutOf>
-  static constexpr Result<H> reshape_of(const H& holder, LayoutOf&& layout_of,
-                                        const Shape& requested) {
-    return detail::built_copy(
-        "reshape", holder, layout_of,
-        [&](Layout& out, const Layout& from) { return out.reshape_from(from, requested); },
-        [&](Layout& l) { return l.reshape_in_place(requested); });
-  }
-  template <class H, class LayoutOf>
-  static constexpr Result<H> broadcast_to_of(const H& holder, LayoutOf&& layout_of,
-                                             const Shape& target) {
-    return detail::built_copy(
-        "broadcast_to", holder, layout_of,
-        [&](Layout& out, const Layout& from) { return out.broadcast_from(from, target); },
-        [&](Layout& l) { return l.broadcast_to_in_place(target); });
-  }
-  template <class H, class LayoutOf>
-  static constexpr Result<H> diagonal_of(const H& holder, LayoutOf&& layout_of,
-                                         std::ptrdiff_t offset, std::size_t d0, std::size_t d1) {
-    return detail::built_copy(
-        "diagonal", holder, layout_of,
-        [&](Layout& out, const Layout& from) { return out.diagonal_from(from, offset, d0, d1); },
-        [&](Layout& l) { return l.diagonal_in_place(offset, d0, d1); });
-  }
+  // The layout as its own holder, for the *_of builders.
   static constexpr auto itself = [](auto& l) -> auto& { return l; };
 
   /// An _in_place op's common case: build(old) makes this layout from `old`, a copy of it taken
@@ -285,6 +247,53 @@ class Layout {
   }
 
  public:
+  /// @name Views built inside a holder
+  /// For a type that holds a layout beside other members, as `Tensor` does: a copy of `holder`
+  /// whose layout, `layout_of(copy)`, is the view, built where the result is returned.
+  /// `layout_of` returns a reference to the layout of an `H&` and of a `const H&`. The common case
+  /// is written from the holder's layout into the copy's without allocating or building an error;
+  /// anything else (an error, more than inline_rank axes) takes the general path, which copies the
+  /// holder again under the allocation guard and reports the error. An exception from H's copy
+  /// constructor propagates (a `Tensor`'s copy throws none up to inline_rank axes). The layout's
+  /// own `permute`, `reshape`, `broadcast_to` and `diagonal` are these with itself as the holder.
+  ///@{
+  /// permute(perm) built inside a copy of `holder`.
+  template <class H, class LayoutOf>
+  static constexpr Result<H> permute_of(const H& holder, LayoutOf&& layout_of, const Shape& perm) {
+    return detail::built_copy(
+        "permute", holder, layout_of,
+        [&](Layout& out, const Layout& from) { return out.permute_from(from, perm); },
+        [&](Layout& l) { return l.permute_in_place(perm); });
+  }
+  /// reshape(requested) built inside a copy of `holder`.
+  template <class H, class LayoutOf>
+  static constexpr Result<H> reshape_of(const H& holder, LayoutOf&& layout_of,
+                                        const Shape& requested) {
+    return detail::built_copy(
+        "reshape", holder, layout_of,
+        [&](Layout& out, const Layout& from) { return out.reshape_from(from, requested); },
+        [&](Layout& l) { return l.reshape_in_place(requested); });
+  }
+  /// broadcast_to(target) built inside a copy of `holder`.
+  template <class H, class LayoutOf>
+  static constexpr Result<H> broadcast_to_of(const H& holder, LayoutOf&& layout_of,
+                                             const Shape& target) {
+    return detail::built_copy(
+        "broadcast_to", holder, layout_of,
+        [&](Layout& out, const Layout& from) { return out.broadcast_from(from, target); },
+        [&](Layout& l) { return l.broadcast_to_in_place(target); });
+  }
+  /// diagonal(offset, d0, d1) built inside a copy of `holder`.
+  template <class H, class LayoutOf>
+  static constexpr Result<H> diagonal_of(const H& holder, LayoutOf&& layout_of,
+                                         std::ptrdiff_t offset, std::size_t d0, std::size_t d1) {
+    return detail::built_copy(
+        "diagonal", holder, layout_of,
+        [&](Layout& out, const Layout& from) { return out.diagonal_from(from, offset, d0, d1); },
+        [&](Layout& l) { return l.diagonal_in_place(offset, d0, d1); });
+  }
+  ///@}
+
   /// @name View operations
   /// Each returns a new layout and touches no data. The `_in_place` form of each changes this
   /// layout instead and leaves it unchanged when it returns an error (`Tensor`'s views use it to

@@ -98,11 +98,14 @@ class Tensor {
  public:
   using value_type = T;  ///< the element type
 
-  // Copies inlined always, as Layout's: each view op starts with one, where its result is
-  // returned, and GCC otherwise calls it from some ops and not others.
+  /// Another handle on the same buffer, with a copy of the layout. Always inlined, as Layout's
+  /// copy: each view op starts with one, and GCC otherwise calls it from some ops and not others.
   [[gnu::always_inline]] Tensor(const Tensor&) = default;
+  /// Takes over the buffer handle and the layout.
   Tensor(Tensor&&) noexcept = default;
+  /// Shares `other`'s buffer; the buffer this tensor held is released if it was the last handle.
   Tensor& operator=(const Tensor&) = default;
+  /// Takes over `other`'s buffer handle and layout.
   Tensor& operator=(Tensor&&) noexcept = default;
 
   // ----- construction -------------------------------------------------------------------------
