@@ -262,9 +262,7 @@ TEST_CASE("huge and zero sizes: no order dependence, no infer confusion (fuzz fi
 }
 
 namespace {
-bool same(const Layout& a, const Layout& b) {
-  return a.shape() == b.shape() && a.strides() == b.strides() && a.offset() == b.offset();
-}
+using strided_test::same_layout;
 
 // `change` applied in place gives what the copying member gives; on an error the layout is left
 // exactly as it was and the error is the copying member's.
@@ -275,9 +273,9 @@ void check_in_place(const Layout& base, InPlace in_place, Copying copying) {
   const strided::Result<Layout> expected = copying(base);
   REQUIRE(done.has_value() == expected.has_value());
   if (done) {
-    CHECK(same(changed, *expected));
+    CHECK(same_layout(changed, *expected));
   } else {
-    CHECK(same(changed, base));
+    CHECK(same_layout(changed, base));
     CHECK(done.error().message() == expected.error().message());
   }
 }
@@ -341,13 +339,13 @@ TEST_CASE("in-place view ops: the copying ops' results, and no change on an erro
   Layout own = contiguous({1, 2, 0});  // its shape is also a permutation
   const Layout permuted = own.permute({1, 2, 0}).value();
   REQUIRE(own.permute_in_place(own.shape()).has_value());
-  CHECK(same(own, permuted));
+  CHECK(same_layout(own, permuted));
   Layout grown = contiguous({2, 1});
   REQUIRE(grown.broadcast_to_in_place(grown.shape()).has_value());
-  CHECK(same(grown, contiguous({2, 1}).broadcast_to({2, 1}).value()));
+  CHECK(same_layout(grown, contiguous({2, 1}).broadcast_to({2, 1}).value()));
   Layout regrouped = contiguous({2, 3});
   REQUIRE(regrouped.reshape_in_place(regrouped.shape()).has_value());
-  CHECK(same(regrouped, contiguous({2, 3})));
+  CHECK(same_layout(regrouped, contiguous({2, 3})));
 }
 
 TEST_CASE("reshape and flatten of a row-major layout give the row-major strides of the result") {
@@ -360,7 +358,7 @@ TEST_CASE("reshape and flatten of a row-major layout give the row-major strides 
     const std::size_t n = l.numel();
     for (const Shape& target : {Shape{n}, Shape{1, n, 1}, Shape{n, 1, 1, 1, 1, 1, 1, 1}}) {
       CAPTURE(target);
-      CHECK(same(l.reshape(target).value(), contiguous(target)));
+      CHECK(same_layout(l.reshape(target).value(), contiguous(target)));
     }
     for (std::size_t first = 0; first < shape.size(); ++first) {
       for (std::size_t last = first; last < shape.size(); ++last) {
@@ -370,7 +368,7 @@ TEST_CASE("reshape and flatten of a row-major layout give the row-major strides 
         merged.push_back(size);
         for (std::size_t k = last + 1; k < shape.size(); ++k) merged.push_back(shape[k]);
         CAPTURE(first, last);
-        CHECK(same(l.flatten(first, last).value(), contiguous(merged)));
+        CHECK(same_layout(l.flatten(first, last).value(), contiguous(merged)));
       }
     }
   }
@@ -412,7 +410,7 @@ TEST_CASE("flatten of any layout is the reshape to the merged shape") {
         CAPTURE(s, l.strides(), first, last);
         REQUIRE(flat.has_value() == reshaped.has_value());
         if (flat.has_value())
-          CHECK(same(*flat, *reshaped));
+          CHECK(same_layout(*flat, *reshaped));
         else
           CHECK(flat.error().kind() == reshaped.error().kind());
       }
@@ -478,8 +476,9 @@ TEST_CASE("large sizes past the quick bounds take the exact count") {
   // reshape and broadcast_to bound the count by the largest size to the power of the rank; past
   // that bound the exact product decides, whether it fits or overflows.
   constexpr std::size_t big = std::size_t{1} << 40;
-  CHECK(same(contiguous({big, 3}).reshape({3, big}).value(), contiguous({3, big})));
-  CHECK(same(contiguous({big, 3}).reshape({3, 2, big / 2}).value(), contiguous({3, 2, big / 2})));
+  CHECK(same_layout(contiguous({big, 3}).reshape({3, big}).value(), contiguous({3, big})));
+  CHECK(same_layout(contiguous({big, 3}).reshape({3, 2, big / 2}).value(),
+                    contiguous({3, 2, big / 2})));
   CHECK(contiguous({1, 3}).broadcast_to({big, 3}).value().strides() == Strides{0, 1});
   CHECK(contiguous({1, 1, 1}).broadcast_to({big, big, 0}).value().numel() == 0);
   require_error(contiguous({1, 1}).broadcast_to({big, big}), ShapeErrorKind::size_overflow,

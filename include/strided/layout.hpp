@@ -223,16 +223,15 @@ class Layout {
   }
 
  private:
+  // The layout as its own holder, for derived and the *_of builders.
+  static constexpr auto itself = [](auto& l) -> auto& { return l; };
+
   /// A copy of this layout changed by `change` (one of the *_in_place members). (Defined before
   /// its callers: clang 14 cannot evaluate a constexpr member template defined further down.)
   template <class Change>
   constexpr Result<Layout> derived(const char* op, Change&& change) const {
-    return detail::changed_copy(
-        op, *this, [](Layout& l) -> Layout& { return l; }, std::forward<Change>(change));
+    return detail::changed_copy(op, *this, itself, std::forward<Change>(change));
   }
-
-  // The layout as its own holder, for the *_of builders.
-  static constexpr auto itself = [](auto& l) -> auto& { return l; };
 
   /// An _in_place op's common case: build(old) makes this layout from `old`, a copy of it taken
   /// first, as a *_from member does; when build declines, the layout is restored from the copy.
