@@ -233,31 +233,67 @@ TEST_CASE("transposes of every size class near tile edges, misaligned, at every 
   }
 }
 
-// Groups longer than the transpose's offset tables (1024 entries) are cut into blocks whose
-// tables are rebuilt per block: a 2-D transpose with both sides past that length, also streamed.
-TEST_CASE("transposes longer than the offset tables, at every ISA level", "[copy]") {
-  STRIDED_TEST_RANDOM_SEED(seed);
-  std::mt19937_64 rng(seed);
+// Runs check(threshold, level) at every ISA level the CPU has, with the default streaming
+// threshold and with it lowered to 0 (then every transpose into aligned rows streams).
+template <class Check>
+void at_every_level_streamed_and_not(Check&& check) {
   const int levels = testable_levels();
   for (std::size_t threshold :
        {strided::detail::copy_impl::default_stream_threshold, std::size_t{0}}) {
     strided::detail::copy_impl::ScopedStreamThreshold streaming(threshold);
     for (int level = 0; level < levels; ++level) {
       strided::detail::ScopedIsa isa(static_cast<strided::detail::Isa>(level));
-      for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}}) {
-        CAPTURE(threshold, level, es);
-        const std::vector<std::size_t> shape{1031, 1090};
-        View src, dst;
-        src.strides = {1, 1031};
-        src.origin = rng() % 2 == 0 ? 0 : rng() % 16;
-        src.bytes.resize(src.origin + 1031 * 1090 * es);
-        dst.strides = {1152, 1};  // 64-byte aligned rows for every es: the streaming kernels run
-        dst.bytes.resize(1152 * 1031 * es + 64);
-        dst.origin = (64 - reinterpret_cast<std::uintptr_t>(dst.bytes.data()) % 64) % 64;
-        require_copy_matches(rng, shape, es, src, dst);
-      }
+      check(threshold, level);
     }
   }
+}
+
+// A 2-D transpose of `rows` source rows of `used` elements, `ld` elements apart and misaligned at
+// random, into destination rows `ldd` elements apart that start on a line, against the reference.
+void require_transpose_matches(std::mt19937_64& rng, std::size_t used, std::size_t rows,
+                               std::size_t ld, std::size_t ldd, std::size_t es) {
+  const std::vector<std::size_t> shape{used, rows};
+  View src, dst;
+  src.strides = {1, static_cast<std::ptrdiff_t>(ld)};
+  src.origin = rng() % 2 == 0 ? 0 : rng() % 16;
+  src.bytes.resize(src.origin + rows * ld * es);
+  dst.strides = {static_cast<std::ptrdiff_t>(ldd), 1};
+  dst.bytes.resize(ldd * used * es + 64);
+  dst.origin = (64 - reinterpret_cast<std::uintptr_t>(dst.bytes.data()) % 64) % 64;
+  require_copy_matches(rng, shape, es, src, dst);
+}
+
+// Groups longer than the transpose's offset tables (1024 entries) are cut into blocks whose
+// tables are rebuilt per block: a 2-D transpose with both sides past that length, also streamed.
+TEST_CASE("transposes longer than the offset tables, at every ISA level", "[copy]") {
+  STRIDED_TEST_RANDOM_SEED(seed);
+  std::mt19937_64 rng(seed);
+  at_every_level_streamed_and_not([&](std::size_t threshold, int level) {
+    for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}}) {
+      CAPTURE(threshold, level, es);
+      // 1152 elements: 64-byte aligned rows for every es, so the streaming kernels run.
+      require_transpose_matches(rng, 1031, 1090, 1031, 1152, es);
+    }
+  });
+}
+
+// Source rows 4 or 8 KiB apart put every row of a tile in one L1 set: the 1- and 2-byte kernels
+// then read their rows through an L1 buffer (transpose.hpp, rows_share_l1_sets), and streamed
+// macro-tiles run 4 KiB along the source rows. Both, with ragged edges, streamed and not; rows
+// 8 bytes past a power of two stay on the plain kernels.
+TEST_CASE("transposes of rows that share L1 sets, streamed and not, at every ISA level", "[copy]") {
+  STRIDED_TEST_RANDOM_SEED(seed);
+  std::mt19937_64 rng(seed);
+  at_every_level_streamed_and_not([&](std::size_t threshold, int level) {
+    for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}})
+      for (std::size_t row_bytes : {std::size_t{4096}, std::size_t{8192}, std::size_t{8200}}) {
+        const std::size_t ld = row_bytes / es, rows = 70 + rng() % 70;  // rows: J
+        const std::size_t used = ld - rng() % 40;                       // I, ragged
+        const std::size_t ldd = (rows * es + 63) / 64 * 64 / es;        // line-aligned rows
+        CAPTURE(threshold, level, es, row_bytes, rows, used);
+        require_transpose_matches(rng, used, rows, ld, ldd, es);
+      }
+  });
 }
 
 TEST_CASE("permute of a rank-16 tensor of 2s at every ISA level", "[copy]") {

@@ -1,7 +1,7 @@
 // Every transpose micro-kernel that tile_kernel can pick, at every ISA level the CPU has, against
 // a naive element-by-element transpose: rows at random (unsorted, gapped, misaligned) offsets,
-// plain and streaming stores, and nothing written outside the destination rows. Levels the CPU
-// lacks are reported with WARN.
+// plain, streaming and buffered forms, and nothing written outside the destination rows. Levels
+// the CPU lacks are reported with WARN.
 #include "strided/detail/simd/transpose_dispatch.hpp"
 
 #include <algorithm>
@@ -94,6 +94,9 @@ TEST_CASE("every transpose micro-kernel matches the naive transpose at every ISA
           for (int rep = 0; rep < reps; ++rep) {
             REQUIRE(tile_matches(rng, k.fn, k, es, false));
             if (k.stream != nullptr) REQUIRE(tile_matches(rng, k.stream, k, es, true));
+            if (k.buffered != nullptr) REQUIRE(tile_matches(rng, k.buffered, k, es, false));
+            if (k.buffered_stream != nullptr)
+              REQUIRE(tile_matches(rng, k.buffered_stream, k, es, true));
           }
         }
   }
@@ -115,6 +118,9 @@ TEST_CASE("the SIMD levels pick whole-line, streamable kernels for long groups",
       CHECK(k.wj * es == 64);
       CHECK(k.wi * es == 64);
       CHECK(k.stream != nullptr);
+      // The 1- and 2-byte kernels read rows in 16-byte pieces: they have buffered forms.
+      CHECK((k.buffered != nullptr) == (es <= 2));
+      CHECK((k.buffered_stream != nullptr) == (es <= 2));
       // A group of 8 along I (high-rank permutes): still whole destination lines.
       if (es >= 4) {
         const TileKernel narrow = strided::detail::simd::tile_kernel(es, 64 / es / 2, 4096);

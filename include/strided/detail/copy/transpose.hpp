@@ -29,6 +29,18 @@ namespace strided::detail::copy_impl {
 inline constexpr std::size_t max_block = 256;
 inline constexpr std::size_t max_j_block = 512;
 
+/// Along I, a streamed transpose's macro-tiles run 4 KiB of each source row (a page; 4096 u8,
+/// 2048 bf16, 1024 f32, 512 f64 elements). Streaming stores write whole aligned lines, so no
+/// destination line waits half written for the next macro-tile, and longer runs along the source
+/// rows pay: bf16 4096 x 4096 1.8x -> 1.4x memcpy, u8 8192 x 8192 1.8x -> 1.6x. Without streaming
+/// (misaligned rows) the lines a macro-tile leaves half written at its J edges wait 16 times
+/// longer and are evicted first: u8 8200 x 8200 went 2.8x -> 4.5x, so those stay at max_block.
+inline constexpr std::size_t streamed_row_run = 4096;
+inline constexpr std::size_t max_i_block = streamed_row_run;  // u8
+
+/// A cache line, in bytes.
+inline constexpr std::size_t line = 64;
+
 /// One side of the transpose: the axes ax[0, count) (innermost first) of a plan, read as one
 /// index of `extent` values.
 struct Group {
@@ -132,12 +144,31 @@ inline void transpose_band(const std::byte* s, const std::ptrdiff_t* src_j, std:
 /// the next outer index is; each register tile prefetches its rows there (see run_transpose).
 /// `rows_first`: a block of source rows at a time whatever the sides' lengths (see
 /// short_rows_first). `stream`: full tiles use the kernel's streaming variant (the edges never
-/// do: their rows are not aligned).
+/// do: their rows are not aligned). `buffered`: full tiles use the kernel's buffered variant (see
+/// rows_share_l1_sets).
 struct TileWalk {
   std::ptrdiff_t ahead = 0;
   bool rows_first = false;
   bool stream = false;
+  bool buffered = false;
 };
+
+/// Whether full tiles use the buffered form of kernel `k` (TileKernel::buffered): when the first
+/// k.wj source rows put more lines in one L1 set than an L1 holds. L1 data caches take address
+/// bits 6-11 as the set (64 sets of 64-byte lines) on the x86 cores we target and hold 8 or more
+/// lines per set. A u8 8192 x 8192 transpose (rows 8 KiB apart: all 64 rows in one set) went from
+/// 2.8x to 1.9x memcpy buffered; 8200 x 8200 (8 rows per set) from 2.9x to 3.4x, so the rest
+/// stays unbuffered.
+inline bool rows_share_l1_sets(const Group& j, simd::TileKernel k) noexcept {
+  constexpr std::size_t sets = 64, ways = 8, max_rows = 64;
+  if (k.buffered == nullptr || k.wj > max_rows || j.extent < k.wj) return false;
+  std::array<std::ptrdiff_t, max_rows> rows;
+  group_offsets<true>(j, 0, k.wj, rows.data());
+  std::array<std::size_t, sets> lines{};
+  for (std::size_t r = 0; r < k.wj; ++r)
+    if (++lines[static_cast<std::size_t>(rows[r]) / line % sets] > ways) return true;
+  return false;
+}
 
 /// One bi x bj macro-tile: full register tiles, then the ragged edges (transpose_band).
 inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
@@ -149,7 +180,8 @@ inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j
   const bool fits = bi >= k.wi && bj >= k.wj;
   const std::size_t iw = fits ? bi - bi % k.wi : 0, jw = fits ? bj - bj % k.wj : 0;
   const std::ptrdiff_t ahead = walk.ahead;
-  const simd::TileFn full = walk.stream ? k.stream : k.fn;
+  const simd::TileFn full = walk.buffered ? (walk.stream ? k.buffered_stream : k.buffered)
+                                          : (walk.stream ? k.stream : k.fn);
   auto tile = [&](std::size_t i, std::size_t j) {
     for (std::size_t r = 0; ahead != 0 && r < k.wj; ++r)
       prefetch_lines<1>(s + i * es + src_j[j + r], ahead);
@@ -175,7 +207,6 @@ inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j
 /// fetched and written back several times. The staged macro-tile transposes a (64/es)^2 tile into
 /// an L1-resident buffer of whole lines first, then writes each destination line in one go
 /// (streamed when `stream`).
-inline constexpr std::size_t line = 64;
 
 inline void transpose_staged_tile(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
                                   const std::ptrdiff_t* dst_i, std::size_t bi, std::size_t bj,
@@ -260,7 +291,8 @@ struct TransposeSchedule {
   simd::TileKernel kernel;
   bool staged = false;  // macro-tiles go through an L1 buffer of whole lines (staged tile)
   bool stream = false;  // destination lines are written with streaming stores
-  std::size_t bj_max = max_j_block;  // macro-tile side along J (along I it is max_block)
+  std::size_t bi_max = max_block;    // macro-tile side along I
+  std::size_t bj_max = max_j_block;  // macro-tile side along J
   TileWalk walk;                     // how a non-staged macro-tile walks its register tiles
 };
 
@@ -276,13 +308,14 @@ inline TransposeSchedule schedule_transpose(const PlanNest& p, const TransposeAx
   // Staged tiles are cheap to leave (whole lines written), so their macro-tiles are as long as
   // the tables allow.
   sc.bj_max = sc.staged ? max_block : max_j_block;
+  if (sc.stream && !sc.staged) sc.bi_max = std::max(max_block, streamed_row_run / es);
   // When each outer index moves only a few KiB (high-rank permutes: 8 x 64 floats in the rank-22
   // case), the tiles prefetch the next outer index's source rows, which would otherwise be
   // fetched late. Not for larger tiles, whose next outer index is too far ahead to help: the
   // prefetches then evict lines still in use.
   const bool small_tiles = t.i.extent * t.j.extent * es <= 16 * 1024 && t.outer.rank > 0;
   sc.walk = {small_tiles ? t.outer.stride[src_operand][0] : 0, short_rows_first(t.i, es),
-             sc.stream && !sc.staged};
+             sc.stream && !sc.staged, rows_share_l1_sets(t.j, sc.kernel)};
   return sc;
 }
 
@@ -321,12 +354,12 @@ class TileOffsets {
                                                     const TransposeAxes& t,
                                                     const TransposeSchedule& sc, std::size_t es,
                                                     TileOffsets<true, max_j_block>& src_j,
-                                                    TileOffsets<false, max_block>& dst_i) {
+                                                    TileOffsets<false, max_i_block>& dst_i) {
   for (std::size_t jb = 0; jb < t.j.extent; jb += sc.bj_max) {
     const std::size_t bj = std::min(sc.bj_max, t.j.extent - jb);
     const std::ptrdiff_t* tj = src_j.tile(jb, bj);
-    for (std::size_t ib = 0; ib < t.i.extent; ib += max_block) {
-      const std::size_t bi = std::min(max_block, t.i.extent - ib);
+    for (std::size_t ib = 0; ib < t.i.extent; ib += sc.bi_max) {
+      const std::size_t bi = std::min(sc.bi_max, t.i.extent - ib);
       const std::ptrdiff_t* ti = dst_i.tile(ib, bi);
       if (sc.staged)
         transpose_staged_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, sc.kernel, sc.stream);
@@ -340,7 +373,7 @@ inline void run_transpose(const PlanNest& p, const TransposeGroups& g) {
   const TransposeAxes t = transpose_axes(p, g);
   const TransposeSchedule sc = schedule_transpose(p, t);
   TileOffsets<true, max_j_block> src_j(t.j);
-  TileOffsets<false, max_block> dst_i(t.i);
+  TileOffsets<false, max_i_block> dst_i(t.i);
   for_each_index(t.outer, p.src + p.src_offset, p.dst + p.dst_offset,
                  [&](const std::byte* s0, std::byte* d0) {
                    transpose_outer_index(s0, d0, t, sc, p.elem_size, src_j, dst_i);

@@ -17,6 +17,7 @@
 // contiguous bytes of destination row t.
 #pragma once
 
+#include <array>
 #include <cstddef>
 
 #include "strided/detail/simd/isa.hpp"
@@ -157,20 +158,32 @@ STRIDED_AVX2_TARGET void perfect_shuffle_avx2(__m256i (&r)[N]) {
 
 /// (64/ES) x (64/ES) tile of 1- or 2-byte elements, N = 16/ES: four stripes of N destination
 /// rows (16 bytes of each source row), each in two halves of 2N source rows. Register k of a half
-/// is loaded from source rows k (low lane) and N + k (high lane).
-template <std::size_t ES, bool Stream>
+/// is loaded from source rows k (low lane) and N + k (high lane). Each stripe reads 16 bytes of
+/// every source row; `Buffered` reads the rows whole into an L1 buffer first (see
+/// TileKernel::buffered).
+template <std::size_t ES, bool Stream, bool Buffered>
 STRIDED_AVX2_TARGET void transpose_tile_avx2_lanes(const std::byte* src,
                                                    const std::ptrdiff_t* src_rows, std::byte* dst,
                                                    const std::ptrdiff_t* dst_rows, std::size_t) {
-  constexpr std::size_t n = 16 / ES;
+  constexpr std::size_t n = 16 / ES, rows = 4 * n;
+  alignas(64) std::array<std::byte, Buffered ? rows * 64 : 1> buffer;
+  if constexpr (Buffered)
+    for (std::size_t row = 0; row < rows; ++row)
+      for (std::size_t half = 0; half < 64; half += 32)
+        _mm256_store_si256(
+            reinterpret_cast<__m256i*>(buffer.data() + 64 * row + half),
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + src_rows[row] + half)));
+  auto row_at = [&](std::size_t row) {
+    return Buffered ? buffer.data() + 64 * row : src + src_rows[row];
+  };
   for (std::size_t stripe = 0; stripe < 4; ++stripe) {
     __m256i halves[2][n];
     for (std::size_t half = 0; half < 2; ++half) {
-      const std::ptrdiff_t* rows = src_rows + 2 * n * half;
+      const std::size_t first = 2 * n * half;
       __m256i(&r)[n] = halves[half];
       for (std::size_t k = 0; k < n; ++k) {
-        const auto* lo = reinterpret_cast<const __m128i*>(src + rows[k] + 16 * stripe);
-        const auto* hi = reinterpret_cast<const __m128i*>(src + rows[n + k] + 16 * stripe);
+        const auto* lo = reinterpret_cast<const __m128i*>(row_at(first + k) + 16 * stripe);
+        const auto* hi = reinterpret_cast<const __m128i*>(row_at(first + n + k) + 16 * stripe);
         r[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(lo)),
                                        _mm_loadu_si128(hi), 1);
       }

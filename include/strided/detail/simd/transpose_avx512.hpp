@@ -7,6 +7,7 @@
 //   out[2i] = interleave_low(in[i], in[i + N/2]),  out[2i+1] = interleave_high(...).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -161,16 +162,22 @@ STRIDED_AVX512_TARGET void transpose_tile_avx512_u32_8x16(const std::byte* src,
 /// it costs 1/4 of the shuffles per byte of the 16-byte SSE2 kernel. The gain over the staged
 /// SSE2 / ymm kernels is small because these transposes are bound by the memory access pattern
 /// (the macro-tile order of copy/transpose.hpp), not by shuffles; figures in
-/// docs/performance.md, "The transpose kernel".
-template <std::size_t ES, bool Stream>
+/// docs/performance.md, "The transpose kernel". Each lane reads 16 bytes of every source row;
+/// `Buffered` reads the rows whole into an L1 buffer first (see TileKernel::buffered).
+template <std::size_t ES, bool Stream, bool Buffered>
 STRIDED_AVX512_TARGET void transpose_tile_avx512_lanes(const std::byte* src,
                                                        const std::ptrdiff_t* src_rows,
                                                        std::byte* dst,
                                                        const std::ptrdiff_t* dst_rows,
                                                        std::size_t) {
-  constexpr std::size_t n = 16 / ES;
+  constexpr std::size_t n = 16 / ES, rows = 4 * n;
+  alignas(64) std::array<std::byte, Buffered ? rows * 64 : 1> buffer;
+  if constexpr (Buffered)
+    for (std::size_t row = 0; row < rows; ++row)
+      _mm512_store_si512(buffer.data() + 64 * row, _mm512_loadu_si512(src + src_rows[row]));
   auto piece = [&](std::size_t row, std::size_t lane) {
-    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + src_rows[row] + 16 * lane));
+    const std::byte* p = Buffered ? buffer.data() + 64 * row : src + src_rows[row];
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * lane));
   };
   for (std::size_t lane = 0; lane < 4; ++lane) {
     __m512i r[n];

@@ -35,11 +35,19 @@ inline TileKernel tile_kernel(std::size_t es, std::size_t max_i, std::size_t max
   const Isa isa = active_isa();
   if (isa == Isa::avx512) {
     if (es == 1 && max_w >= 64)
-      return {&transpose_tile_avx512_lanes<1, false>, 64, 64,
-              &transpose_tile_avx512_lanes<1, true>};
+      return {&transpose_tile_avx512_lanes<1, false, false>,
+              64,
+              64,
+              &transpose_tile_avx512_lanes<1, true, false>,
+              &transpose_tile_avx512_lanes<1, false, true>,
+              &transpose_tile_avx512_lanes<1, true, true>};
     if (es == 2 && max_w >= 32)
-      return {&transpose_tile_avx512_lanes<2, false>, 32, 32,
-              &transpose_tile_avx512_lanes<2, true>};
+      return {&transpose_tile_avx512_lanes<2, false, false>,
+              32,
+              32,
+              &transpose_tile_avx512_lanes<2, true, false>,
+              &transpose_tile_avx512_lanes<2, false, true>,
+              &transpose_tile_avx512_lanes<2, true, true>};
     if (es == 2 && max_w >= 16)
       return {&transpose_tile_avx512_u16<false>, 16, 16, &transpose_tile_avx512_u16<true>};
     if (es == 4 && max_w >= 16)
@@ -51,9 +59,19 @@ inline TileKernel tile_kernel(std::size_t es, std::size_t max_i, std::size_t max
   }
   if (isa != Isa::scalar) {  // at avx512: what the AVX-512 kernels above do not cover
     if (es == 1 && max_w >= 64)
-      return {&transpose_tile_avx2_lanes<1, false>, 64, 64, &transpose_tile_avx2_lanes<1, true>};
+      return {&transpose_tile_avx2_lanes<1, false, false>,
+              64,
+              64,
+              &transpose_tile_avx2_lanes<1, true, false>,
+              &transpose_tile_avx2_lanes<1, false, true>,
+              &transpose_tile_avx2_lanes<1, true, true>};
     if (es == 2 && max_w >= 32)
-      return {&transpose_tile_avx2_lanes<2, false>, 32, 32, &transpose_tile_avx2_lanes<2, true>};
+      return {&transpose_tile_avx2_lanes<2, false, false>,
+              32,
+              32,
+              &transpose_tile_avx2_lanes<2, true, false>,
+              &transpose_tile_avx2_lanes<2, false, true>,
+              &transpose_tile_avx2_lanes<2, true, true>};
     if (es == 4 && max_w >= 16)
       return {&transpose_tile_avx2_lines<4, 16, false>, 16, 16,
               &transpose_tile_avx2_lines<4, 16, true>};

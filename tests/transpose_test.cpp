@@ -1,0 +1,84 @@
+// What the transpose macro-kernel decides once per plan (copy/transpose.hpp, schedule_transpose):
+// the buffered kernels for source rows that share L1 sets, and the macro-tiles' side along the
+// source rows. The copies themselves are compared with the reference in copy_test.
+#include "strided/detail/copy/transpose.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "catch_shim.hpp"
+#include "strided/detail/copy/plan.hpp"
+#include "strided/detail/copy/stream.hpp"
+#include "strided/detail/simd/isa.hpp"
+#include "support.hpp"
+
+namespace {
+
+using strided::detail::Isa;
+using strided::detail::copy_impl::TransposeSchedule;
+
+int testable_levels() { return strided_test::testable_levels("transpose schedules"); }
+
+/// The schedule of a 2-D transpose: `rows` source rows of `cols` elements, `ld` elements apart,
+/// into rows `ldd` elements apart of a destination `dst` (nothing is copied).
+TransposeSchedule schedule(std::size_t es, std::size_t rows, std::size_t cols, std::size_t ld,
+                           std::size_t ldd, std::byte* dst) {
+  static const std::byte src[1]{};
+  const std::vector<std::size_t> shape{cols, rows};
+  const std::vector<std::ptrdiff_t> ss{1, static_cast<std::ptrdiff_t>(ld)};
+  const std::vector<std::ptrdiff_t> ds{static_cast<std::ptrdiff_t>(ldd), 1};
+  const auto plan = strided::detail::plan_copy({shape, src, ss, dst, ds, es});
+  REQUIRE(plan.kind == strided::detail::PlanKind::transpose);
+  const auto axes = strided::detail::copy_impl::transpose_axes(plan.nest(), plan.groups());
+  return strided::detail::copy_impl::schedule_transpose(plan.nest(), axes);
+}
+
+std::byte* aligned_64(std::vector<std::byte>& v) {
+  return v.data() + (64 - reinterpret_cast<std::uintptr_t>(v.data()) % 64) % 64;
+}
+
+}  // namespace
+
+TEST_CASE("tiles whose source rows share an L1 set take the buffered kernels", "[transpose]") {
+  std::vector<std::byte> store(128);
+  std::byte* dst = aligned_64(store);
+  const int levels = testable_levels();
+  for (int level = 0; level < levels; ++level) {
+    strided::detail::ScopedIsa isa(static_cast<Isa>(level));
+    const bool simd = STRIDED_X86 && level > 0;  // the NEON kernels read each row once
+    for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}}) {
+      CAPTURE(level, es);
+      const bool has_buffered = simd && es <= 2;
+      // Rows 4 or 8 KiB apart: every row of a tile in one set.
+      CHECK(schedule(es, 256, 256, 4096 / es, 256, dst).walk.buffered == has_buffered);
+      CHECK(schedule(es, 256, 256, 8192 / es, 256, dst).walk.buffered == has_buffered);
+      // 2 KiB apart: two sets, 32 u8 or 16 u16 rows each, more than the 8 lines a set holds.
+      CHECK(schedule(es, 256, 256, 2048 / es, 256, dst).walk.buffered == has_buffered);
+      // 8 bytes past a power of two: 8 rows per set, which a set holds; 64 bytes past: one each.
+      CHECK_FALSE(schedule(es, 256, 256, (8192 + 8) / es, 256, dst).walk.buffered);
+      CHECK_FALSE(schedule(es, 256, 256, (4096 + 64) / es, 256, dst).walk.buffered);
+    }
+  }
+}
+
+TEST_CASE("streamed transposes run macro-tiles a page along the source rows", "[transpose]") {
+  std::vector<std::byte> store(128);
+  std::byte* aligned = aligned_64(store);
+  const int levels = testable_levels();
+  strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
+  for (int level = 0; level < levels; ++level) {
+    strided::detail::ScopedIsa isa(static_cast<Isa>(level));
+    for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}}) {
+      CAPTURE(level, es);
+      const std::size_t n = 8192 / es, page = 4096 / es, plain = 256;
+      const TransposeSchedule streamed = schedule(es, n, n, n, n, aligned);
+      CHECK(streamed.bi_max == (streamed.stream ? std::max(page, plain) : plain));
+      if (level > 0) CHECK(streamed.stream == strided::detail::copy_impl::can_stream());
+      // A destination 8 bytes off a line cannot stream: the macro-tiles stay at 256.
+      const TransposeSchedule misaligned = schedule(es, n, n, n, n, aligned + 8);
+      CHECK_FALSE(misaligned.stream);
+      CHECK(misaligned.bi_max == plain);
+    }
+  }
+}
