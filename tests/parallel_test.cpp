@@ -253,6 +253,41 @@ TEST_CASE("chunk boundaries fall on destination cache lines when rows allow it")
   }
 }
 
+// A chunk of a streamed transpose reads whole source rows (copy_chunks.hpp,
+// keep_source_rows_inside): the split falls on the source rows, and each chunk writes a band of
+// destination columns that starts on a line. In cache, or with too few source rows for the
+// chunks, the split stays on the rows' axis.
+TEST_CASE("streamed transpose chunks read whole source rows when there are enough of them") {
+  alignas(64) static std::byte dst[256 * 512 * 2];
+  std::vector<std::byte> src(sizeof dst);
+  for (const std::size_t threshold :
+       {std::size_t{0}, strided::detail::copy_impl::default_stream_threshold})
+    for (const std::size_t source_rows : {std::size_t{512}, std::size_t{8}}) {
+      const strided::detail::copy_impl::ScopedStreamThreshold streaming(threshold);
+      const bool whole_rows =
+          threshold == 0 && strided::detail::copy_impl::can_stream() && source_rows == 512;
+      CAPTURE(threshold, source_rows, whole_rows);
+      const std::size_t row = sizeof dst / 2 / source_rows;  // u16 elements per source row
+      const std::vector<std::size_t> shape{row, source_rows};
+      const std::vector<std::ptrdiff_t> ss{1, static_cast<std::ptrdiff_t>(row)};
+      const std::vector<std::ptrdiff_t> ds{static_cast<std::ptrdiff_t>(source_rows), 1};
+      const CopyArgs a{shape, src.data(), ss, dst, ds, 2};
+      const strided::detail::CopyChunks split(a, 8);
+      REQUIRE(split.count() == 8);
+      for (std::size_t c = 0; c < split.count(); ++c)
+        split.run(c, [&](const CopyArgs& sub) {
+          std::size_t along_rows = 0;  // the sub-copy's extent along the source rows
+          for (std::size_t k = 0; k < sub.shape.size(); ++k)
+            if (sub.src_strides[k] == 1) along_rows = sub.shape[k];
+          CHECK((along_rows == row) == whole_rows);
+          CHECK(reinterpret_cast<std::uintptr_t>(sub.dst) % 64 == 0);
+        });
+      const std::vector<int> who = writers(a, split, sizeof dst, dst);
+      CHECK(std::count(who.begin(), who.end(), -1) == 0);
+      CHECK(std::count(who.begin(), who.end(), -2) == 0);
+    }
+}
+
 TEST_CASE("a chunk streams when its whole copy would, not by its own size") {
   // Each chunk is planned as a copy of its own; if it chose streaming stores by its own size, the
   // chunks of a copy far larger than the caches would write through the caches (measured: a

@@ -4,9 +4,10 @@
 // (just enough to make twice as many units as chunks) enumerate "units"; the last of those is the
 // split axis. A chunk is a range of units and runs as ordinary serial copies, one per run of
 // consecutive indices along the split axis, each of which the planner sees as a whole copy (for a
-// transpose: a band of destination rows, which it tiles as usual). Chunk boundaries fall where
-// the destination is at a cache-line boundary, when such indices exist, so that no two threads
-// write the same line of a contiguous destination.
+// 2-D transpose: a band of destination rows, or of destination columns when the source's rows
+// are kept whole, see keep_source_rows_inside; the planner tiles it as usual). Chunk boundaries
+// fall where the destination is at a cache-line boundary, when such indices exist, so that no
+// two threads write the same line of a contiguous destination.
 #pragma once
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <cstdint>
 
 #include "strided/detail/copy/args.hpp"
+#include "strided/detail/copy/stream.hpp"
 #include "strided/detail/parallel/pool.hpp"
 
 namespace strided::detail {
@@ -35,7 +37,7 @@ class CopyChunks {
     std::stable_sort(order_.begin(), order_.begin() + rank_, [&](std::uint8_t x, std::uint8_t y) {
       return magnitude(args.dst_strides[x]) > magnitude(args.dst_strides[y]);
     });
-    keep_source_rows_inside();
+    keep_source_rows_inside(chunks);
     while (outer_ < rank_ && units_ < 2 * chunks) units_ *= args.shape[order_[outer_++]];
     chunks_ = std::min(chunks, units_);
     if (outer_ == 0) return;  // a single element
@@ -81,18 +83,31 @@ class CopyChunks {
   }
 
  private:
-  // A chunk that fixed the source's most contiguous axis would copy single elements out of it
-  // (a rank-22 permute of 2s whose source rows are an outer destination axis: 50x slower). A
-  // short such axis is moved inside every chunk; a long one may stay a split axis, since its
-  // bands (of transpose rows) are long enough for the kernels.
-  void keep_source_rows_inside() noexcept {
+  // The source's most contiguous axis is moved inside every chunk, so that no chunk reads a
+  // shorter piece of the source rows than the whole copy would. A short one fixed per chunk made
+  // single-element copies (a rank-22 permute of 2s whose source rows are an outer destination
+  // axis: 50x slower). A long one is moved when the copy streams: its transpose's macro-tiles
+  // run 4 KiB along the source rows (copy/transpose.hpp), and bands of destination rows cut
+  // those runs to 1/8; cut along the source rows instead, each chunk writes a band of
+  // destination columns (at 2 threads 4096 x 4096 bf16 went from 1.33x to 0.78x a one-thread
+  // memcpy, f32 0.88x -> 0.66x). In cache it stays a split axis (1024 x 1024 bf16: 1.37x as
+  // rows, 1.88x as columns), and so it does when the other axes cannot make enough units
+  // without it (1000 x 3: split by columns, every chunk would write into every line).
+  void keep_source_rows_inside(std::size_t chunks) noexcept {
     constexpr std::size_t long_axis = 64;
     std::size_t best = rank_;
     for (std::size_t t = 0; t < rank_; ++t) {
       const std::size_t s = magnitude(args_.src_strides[order_[t]]);
       if (s != 0 && (best == rank_ || s < magnitude(args_.src_strides[order_[best]]))) best = t;
     }
-    if (best == rank_ || args_.shape[order_[best]] >= long_axis) return;
+    if (best == rank_) return;
+    if (args_.shape[order_[best]] >= long_axis) {
+      if (args_.whole_dst_bytes < copy_impl::stream_threshold() || !copy_impl::can_stream()) return;
+      std::size_t others = 1;
+      for (std::size_t t = 0; t < rank_ && others < 2 * chunks; ++t)
+        if (t != best) others *= args_.shape[order_[t]];
+      if (others < 2 * chunks) return;
+    }
     std::rotate(order_.begin() + static_cast<std::ptrdiff_t>(best),
                 order_.begin() + static_cast<std::ptrdiff_t>(best) + 1,
                 order_.begin() + static_cast<std::ptrdiff_t>(rank_));
