@@ -32,11 +32,11 @@ inline constexpr std::size_t max_j_block = 512;
 /// Along I, a streamed transpose's macro-tiles run 4 KiB of each source row (a page; 4096 u8,
 /// 2048 bf16, 1024 f32, 512 f64 elements). Streaming stores write whole aligned lines, so no
 /// destination line waits half written for the next macro-tile, and longer runs along the source
-/// rows pay: bf16 4096 x 4096 1.8x -> 1.4x memcpy, u8 8192 x 8192 1.8x -> 1.6x. Without streaming
+/// rows pay: bf16 4096 x 4096 1.9x -> 1.4x memcpy, u8 8192 x 8192 1.8x -> 1.5x. Without streaming
 /// (misaligned rows) the lines a macro-tile leaves half written at its J edges wait 16 times
 /// longer and are evicted first: u8 8200 x 8200 went 2.8x -> 4.5x, so those stay at max_block.
 inline constexpr std::size_t streamed_row_run = 4096;
-inline constexpr std::size_t max_i_block = streamed_row_run;  // u8
+inline constexpr std::size_t max_i_block = streamed_row_run;  // the longest I side: u8
 
 /// A cache line, in bytes.
 inline constexpr std::size_t line = 64;
@@ -207,7 +207,6 @@ inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j
 /// fetched and written back several times. The staged macro-tile transposes a (64/es)^2 tile into
 /// an L1-resident buffer of whole lines first, then writes each destination line in one go
 /// (streamed when `stream`).
-
 inline void transpose_staged_tile(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
                                   const std::ptrdiff_t* dst_i, std::size_t bi, std::size_t bj,
                                   std::size_t es, simd::TileKernel k, bool stream) {
