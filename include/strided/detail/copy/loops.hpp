@@ -45,7 +45,7 @@ inline std::size_t dst_bytes(const PlanNest& p) noexcept {
 /// Whether the plan's kernels use streaming stores: when the copy it belongs to (the plan itself,
 /// or the whole parallel copy it is a chunk of) is larger than the threshold.
 inline bool streams(const PlanNest& p) noexcept {
-  return std::max(dst_bytes(p), p.whole_dst_bytes) >= stream_threshold() && can_stream();
+  return streams_copy_of(std::max(dst_bytes(p), p.whole_dst_bytes));
 }
 
 /// The loops of axes[first, rank) of a plan, for for_each_index.

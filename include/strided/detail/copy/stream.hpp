@@ -58,6 +58,13 @@ inline bool can_stream() noexcept {
 #endif
 }
 
+/// Whether a copy that writes `dst_bytes` in all (the whole copy, when planning a piece of it)
+/// uses streaming stores: the one rule for the copy kernels and the chunking that must agree
+/// with them.
+inline bool streams_copy_of(std::size_t dst_bytes) noexcept {
+  return dst_bytes >= stream_threshold() && can_stream();
+}
+
 /// Prefetches `Lines` cache lines at `p + ahead` (0: none). The address is formed as an integer:
 /// it may lie outside any object (past the last row), which a prefetch tolerates and pointer
 /// arithmetic would not.

@@ -307,14 +307,15 @@ inline TransposeSchedule schedule_transpose(const PlanNest& p, const TransposeAx
   // Staged tiles are cheap to leave (whole lines written), so their macro-tiles are as long as
   // the tables allow.
   sc.bj_max = sc.staged ? max_block : max_j_block;
-  if (sc.stream && !sc.staged) sc.bi_max = std::max(max_block, streamed_row_run / es);
+  const bool streamed_tiles = sc.stream && !sc.staged;  // full register tiles stream
+  if (streamed_tiles) sc.bi_max = std::max(max_block, streamed_row_run / es);
   // When each outer index moves only a few KiB (high-rank permutes: 8 x 64 floats in the rank-22
   // case), the tiles prefetch the next outer index's source rows, which would otherwise be
   // fetched late. Not for larger tiles, whose next outer index is too far ahead to help: the
   // prefetches then evict lines still in use.
   const bool small_tiles = t.i.extent * t.j.extent * es <= 16 * 1024 && t.outer.rank > 0;
   sc.walk = {small_tiles ? t.outer.stride[src_operand][0] : 0, short_rows_first(t.i, es),
-             sc.stream && !sc.staged, rows_share_l1_sets(t.j, sc.kernel)};
+             streamed_tiles, rows_share_l1_sets(t.j, sc.kernel)};
   return sc;
 }
 

@@ -102,7 +102,7 @@ class CopyChunks {
     }
     if (best == rank_) return;
     if (args_.shape[order_[best]] >= long_axis) {
-      if (args_.whole_dst_bytes < copy_impl::stream_threshold() || !copy_impl::can_stream()) return;
+      if (!copy_impl::streams_copy_of(args_.whole_dst_bytes)) return;
       std::size_t others = 1;
       for (std::size_t t = 0; t < rank_ && others < 2 * chunks; ++t)
         if (t != best) others *= args_.shape[order_[t]];
