@@ -249,17 +249,19 @@ void at_every_level_streamed_and_not(Check&& check) {
 }
 
 // A 2-D transpose of `rows` source rows of `used` elements, `ld` elements apart and misaligned at
-// random, into destination rows `ldd` elements apart that start on a line, against the reference.
+// random, into destination rows `ldd` elements apart whose first starts `skew` bytes past a line,
+// against the reference.
 void require_transpose_matches(std::mt19937_64& rng, std::size_t used, std::size_t rows,
-                               std::size_t ld, std::size_t ldd, std::size_t es) {
+                               std::size_t ld, std::size_t ldd, std::size_t es,
+                               std::size_t skew = 0) {
   const std::vector<std::size_t> shape{used, rows};
   View src, dst;
   src.strides = {1, static_cast<std::ptrdiff_t>(ld)};
   src.origin = rng() % 2 == 0 ? 0 : rng() % 16;
   src.bytes.resize(src.origin + rows * ld * es);
   dst.strides = {static_cast<std::ptrdiff_t>(ldd), 1};
-  dst.bytes.resize(ldd * used * es + 64);
-  dst.origin = (64 - reinterpret_cast<std::uintptr_t>(dst.bytes.data()) % 64) % 64;
+  dst.bytes.resize(ldd * used * es + 64 + skew);
+  dst.origin = (64 - reinterpret_cast<std::uintptr_t>(dst.bytes.data()) % 64) % 64 + skew;
   require_copy_matches(rng, shape, es, src, dst);
 }
 
@@ -293,6 +295,41 @@ TEST_CASE("transposes of rows that share L1 sets, streamed and not, at every ISA
         CAPTURE(threshold, level, es, row_bytes, rows, used);
         require_transpose_matches(rng, used, rows, ld, ldd, es);
       }
+  });
+}
+
+// Streamed transposes into rows that do not start on a line go through a RealignBuffer
+// (copy/realign.hpp): a row's lines are streamed whole once the next register tile completes
+// them, across macro-tiles (512 source rows) and I blocks (1024 destination rows), and its first
+// and last lines take plain stores. Rows an element, 32 bytes or any byte count off a line; J
+// sides whose last macro-tile is shorter than a register tile; several outer indices.
+TEST_CASE("streamed transposes into rows off a cache line, at every ISA level", "[copy]") {
+  STRIDED_TEST_RANDOM_SEED(seed);
+  std::mt19937_64 rng(seed);
+  struct Sides {
+    std::size_t used, rows;  // I (destination rows), J (source rows)
+  };
+  at_every_level_streamed_and_not([&](std::size_t threshold, int level) {
+    for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}})
+      for (const Sides sides : {Sides{100, 530}, Sides{90, 520}, Sides{1030, 70}}) {
+        std::size_t ldd = sides.rows + 1 + rng() % 7;
+        if (ldd * es % 64 == 0) ++ldd;  // rows that alternate, at least, between line offsets
+        const std::size_t skew = rng() % 3 == 0 ? 0 : rng() % 3 == 0 ? 32 : rng() % 64;
+        const std::size_t ld = sides.used + rng() % 3;
+        CAPTURE(threshold, level, es, sides.used, sides.rows, ldd, skew);
+        require_transpose_matches(rng, sides.used, sides.rows, ld, ldd, es, skew);
+      }
+    for (std::size_t es : {std::size_t{4}, std::size_t{1}}) {  // [2, 80, 600] -> [2, 600, 80]
+      const std::vector<std::size_t> shape{2, 80, 600};
+      View src, dst;
+      src.strides = {600 * 80, 1, 80};
+      src.bytes.resize(2 * 600 * 80 * es);
+      dst.strides = {80 * 602 + 3, 602, 1};
+      dst.origin = 8;
+      dst.bytes.resize((80 * 602 + 3) * 2 * es + 64);
+      CAPTURE(threshold, level, es);
+      require_copy_matches(rng, shape, es, src, dst);
+    }
   });
 }
 

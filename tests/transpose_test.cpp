@@ -34,51 +34,74 @@ TransposeSchedule schedule(std::size_t es, std::size_t rows, std::size_t cols, s
   return strided::detail::copy_impl::schedule_transpose(plan.nest(), axes);
 }
 
-std::byte* aligned_64(std::vector<std::byte>& v) {
-  return v.data() + (64 - reinterpret_cast<std::uintptr_t>(v.data()) % 64) % 64;
+/// Calls check(level, es, aligned) at every testable level for 1-, 2-, 4- and 8-byte elements;
+/// `aligned` is a 64-byte aligned destination (nothing is written to it).
+template <class Check>
+void at_every_level_and_size(Check&& check) {
+  std::vector<std::byte> store(128);
+  std::byte* aligned =
+      store.data() + (64 - reinterpret_cast<std::uintptr_t>(store.data()) % 64) % 64;
+  const int levels = testable_levels();
+  for (int level = 0; level < levels; ++level) {
+    strided::detail::ScopedIsa isa(static_cast<Isa>(level));
+    for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}}) {
+      CAPTURE(level, es);
+      check(level, es, aligned);
+    }
+  }
 }
 
 }  // namespace
 
 TEST_CASE("tiles whose source rows share an L1 set take the buffered kernels", "[transpose]") {
-  std::vector<std::byte> store(128);
-  std::byte* dst = aligned_64(store);
-  const int levels = testable_levels();
-  for (int level = 0; level < levels; ++level) {
-    strided::detail::ScopedIsa isa(static_cast<Isa>(level));
+  at_every_level_and_size([](int level, std::size_t es, std::byte* dst) {
     const bool simd = STRIDED_X86 && level > 0;  // the NEON kernels read each row once
-    for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}}) {
-      CAPTURE(level, es);
-      const bool has_buffered = simd && es <= 2;
-      // Rows 4 or 8 KiB apart: every row of a tile in one set.
-      CHECK(schedule(es, 256, 256, 4096 / es, 256, dst).walk.buffered == has_buffered);
-      CHECK(schedule(es, 256, 256, 8192 / es, 256, dst).walk.buffered == has_buffered);
-      // 2 KiB apart: two sets, 32 u8 or 16 u16 rows each, more than the 8 lines a set holds.
-      CHECK(schedule(es, 256, 256, 2048 / es, 256, dst).walk.buffered == has_buffered);
-      // 8 bytes past a power of two: 8 rows per set, which a set holds; 64 bytes past: one each.
-      CHECK_FALSE(schedule(es, 256, 256, (8192 + 8) / es, 256, dst).walk.buffered);
-      CHECK_FALSE(schedule(es, 256, 256, (4096 + 64) / es, 256, dst).walk.buffered);
-    }
-  }
+    const bool has_buffered = simd && es <= 2;
+    // Rows 4 or 8 KiB apart: every row of a tile in one set.
+    CHECK(schedule(es, 256, 256, 4096 / es, 256, dst).walk.buffered == has_buffered);
+    CHECK(schedule(es, 256, 256, 8192 / es, 256, dst).walk.buffered == has_buffered);
+    // 2 KiB apart: two sets, 32 u8 or 16 u16 rows each, more than the 8 lines a set holds.
+    CHECK(schedule(es, 256, 256, 2048 / es, 256, dst).walk.buffered == has_buffered);
+    // 8 bytes past a power of two: 8 rows per set, which a set holds; 64 bytes past: one each.
+    CHECK_FALSE(schedule(es, 256, 256, (8192 + 8) / es, 256, dst).walk.buffered);
+    CHECK_FALSE(schedule(es, 256, 256, (4096 + 64) / es, 256, dst).walk.buffered);
+  });
 }
 
 TEST_CASE("streamed transposes run macro-tiles a page along the source rows", "[transpose]") {
-  std::vector<std::byte> store(128);
-  std::byte* aligned = aligned_64(store);
-  const int levels = testable_levels();
-  strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
-  for (int level = 0; level < levels; ++level) {
-    strided::detail::ScopedIsa isa(static_cast<Isa>(level));
-    for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}}) {
-      CAPTURE(level, es);
-      const std::size_t n = 8192 / es, page = 4096 / es, plain = 256;
-      const TransposeSchedule streamed = schedule(es, n, n, n, n, aligned);
-      CHECK(streamed.bi_max == (streamed.stream ? std::max(page, plain) : plain));
-      if (level > 0) CHECK(streamed.stream == strided::detail::copy_impl::can_stream());
-      // A destination 8 bytes off a line cannot stream: the macro-tiles stay at 256.
-      const TransposeSchedule misaligned = schedule(es, n, n, n, n, aligned + 8);
-      CHECK_FALSE(misaligned.stream);
-      CHECK(misaligned.bi_max == plain);
+  at_every_level_and_size([](int level, std::size_t es, std::byte* aligned) {
+    const strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
+    const std::size_t n = 8192 / es, page = 4096 / es, plain = 256;
+    const TransposeSchedule streamed = schedule(es, n, n, n, n, aligned);
+    CHECK(streamed.bi_max == (streamed.stream ? std::max(page, plain) : plain));
+    if (level > 0) CHECK(streamed.stream == strided::detail::copy_impl::can_stream());
+    // A destination 8 bytes off a line cannot stream straight from the kernel.
+    CHECK_FALSE(schedule(es, n, n, n, n, aligned + 8).stream);
+  });
+}
+
+TEST_CASE("streamed transposes into rows off a line go through the realign buffer", "[transpose]") {
+  at_every_level_and_size([](int, std::size_t es, std::byte* aligned) {
+    // x86 vector levels: every kernel below writes a whole line per destination row and tile.
+    const bool streams = strided::detail::copy_impl::can_stream();
+    const std::size_t n = 8192 / es, plain = 256;
+    const std::size_t rows = std::max(plain, std::min(4096 / es, std::size_t{1024}));
+    const strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
+    // The first row 8 bytes off a line; rows a line apart, or 8 bytes past (every row off).
+    for (const std::size_t ldd : {n, n + 8 / es}) {
+      const TransposeSchedule off = schedule(es, n, n, n, ldd, aligned + 8);
+      CHECK(off.walk.realign == streams);
+      CHECK(off.bi_max == (streams ? rows : plain));
     }
-  }
+    // Rows that start on a line stream straight from the kernel.
+    const TransposeSchedule on = schedule(es, n, n, n, n, aligned);
+    CHECK_FALSE(on.walk.realign);
+    CHECK(on.stream == streams);
+    // 20 source rows: the 1- and 2-byte kernels that fit write 16 or 32 bytes per row and tile,
+    // less than a line, and store plainly.
+    CHECK(schedule(es, 20, n, n, 20 + 8 / es, aligned + 8).walk.realign == (streams && es >= 4));
+    // Below the stream threshold nothing streams, aligned or not.
+    const strided::detail::copy_impl::ScopedStreamThreshold none(std::size_t{1} << 40);
+    CHECK_FALSE(schedule(es, n, n, n, n + 8 / es, aligned + 8).walk.realign);
+  });
 }

@@ -116,6 +116,21 @@ inline void stream_line(std::byte* d, const std::byte* s) noexcept {
   std::memcpy(d, s, 64);
 }
 
+/// The rows of a realigned transpose's register tile (see stream_realigned_rows in
+/// stream_loops.inl), with streaming stores when can_stream(), else plain ones.
+inline void stream_realigned_rows(std::byte* d, const std::ptrdiff_t* dst_rows, std::size_t w,
+                                  std::byte* rows, bool first, bool last) noexcept {
+#if STRIDED_X86
+  if (active_isa() == Isa::avx512)
+    return stream_avx512::stream_realigned_rows(d, dst_rows, w, rows, first, last);
+  if (active_isa() == Isa::avx2)
+    return stream_avx2::stream_realigned_rows(d, dst_rows, w, rows, first, last);
+#endif
+  static_cast<void>(first);
+  static_cast<void>(last);
+  for (std::size_t c = 0; c < w; ++c) std::memcpy(d + dst_rows[c], rows + 128 * c + 64, 64);
+}
+
 /// memcpy with streaming stores (when can_stream()); call stream_fence() after the last one.
 /// `ahead` (bytes, 0 for none) is where the next row to be copied starts relative to `s`: its
 /// lines are prefetched at the offset being copied now. Rows of a narrow view skip part of each

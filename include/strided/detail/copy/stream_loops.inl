@@ -52,4 +52,34 @@ STRIDED_STREAM_TARGET inline void stream_line(std::byte* d, const std::byte* s) 
     stream(d + k, *reinterpret_cast<const Vector*>(s + k));
 }
 
+/// The rows of one register tile of a realigned transpose (copy/realign.hpp), each 128 bytes of
+/// `rows`: the line the previous tile along the row left, then this tile's line. A row that
+/// starts on a line streams this tile's line; one that starts m bytes past a line streams the line
+/// made of the previous tile's last m bytes and this tile's first 64 - m (plain stores for the
+/// bytes of the row's first and last lines: the rest of those lines is not the row's), and keeps
+/// this tile's line for the next tile.
+STRIDED_STREAM_TARGET inline void stream_realigned_rows(std::byte* d,
+                                                        const std::ptrdiff_t* dst_rows,
+                                                        std::size_t w, std::byte* rows, bool first,
+                                                        bool last) noexcept {
+  for (std::size_t c = 0; c < w; ++c) {
+    std::byte* row = rows + 128 * c;
+    std::byte* out = d + dst_rows[c];
+    const std::size_t m = reinterpret_cast<std::uintptr_t>(out) % 64;
+    if (m == 0) {
+      stream_line(out, row + 64);
+      continue;
+    }
+    if (first) {
+      std::memcpy(out, row + 64, 64 - m);
+    } else {
+      for (std::size_t k = 0; k < 64; k += vector_bytes)
+        stream(out - m + k, load_unaligned(row + 64 - m + k));
+    }
+    if (last) std::memcpy(out + 64 - m, row + 128 - m, m);
+    for (std::size_t k = 0; k < 64; k += vector_bytes)
+      *reinterpret_cast<Vector*>(row + k) = *reinterpret_cast<const Vector*>(row + 64 + k);
+  }
+}
+
 #undef STRIDED_STREAM_TARGET

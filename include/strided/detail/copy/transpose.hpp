@@ -16,6 +16,7 @@
 
 #include "strided/detail/copy/loops.hpp"
 #include "strided/detail/copy/plan.hpp"
+#include "strided/detail/copy/realign.hpp"
 #include "strided/detail/copy/stream.hpp"
 #include "strided/detail/simd/transpose_dispatch.hpp"
 
@@ -145,12 +146,22 @@ inline void transpose_band(const std::byte* s, const std::ptrdiff_t* src_j, std:
 /// `rows_first`: a block of source rows at a time whatever the sides' lengths (see
 /// short_rows_first). `stream`: full tiles use the kernel's streaming variant (the edges never
 /// do: their rows are not aligned). `buffered`: full tiles use the kernel's buffered variant (see
-/// rows_share_l1_sets).
+/// rows_share_l1_sets). `realign`: the destination streams but its rows do not start on a line,
+/// so full tiles go through a RealignBuffer (copy/realign.hpp).
 struct TileWalk {
   std::ptrdiff_t ahead = 0;
   bool rows_first = false;
   bool stream = false;
   bool buffered = false;
+  bool realign = false;
+};
+
+/// Where a realigned macro-tile keeps its rows' pending lines, and whether it holds the first /
+/// last full tiles of its destination rows (see transpose_realigned).
+struct RealignedRun {
+  const RealignBuffer* buffer = nullptr;
+  bool begins = false;
+  bool ends = false;
 };
 
 /// Whether full tiles use the buffered form of kernel `k` (TileKernel::buffered): when the first
@@ -173,12 +184,20 @@ inline bool rows_share_l1_sets(const Group& j, simd::TileKernel k) noexcept {
 /// One bi x bj macro-tile: full register tiles, then the ragged edges (transpose_band).
 inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
                                  const std::ptrdiff_t* dst_i, std::size_t bi, std::size_t bj,
-                                 std::size_t es, simd::TileKernel k, TileWalk walk = {}) {
+                                 std::size_t es, simd::TileKernel k, TileWalk walk = {},
+                                 RealignedRun run = {}) {
   // Fewer source rows than any vector kernel: the whole tile is one band (transpose_few_rows).
   if (bj < simd::narrowest_vector_kernel(es).wj)
     return transpose_band(s, src_j, d, dst_i, 0, bi, 0, bj, es);
   const bool fits = bi >= k.wi && bj >= k.wj;
   const std::size_t iw = fits ? bi - bi % k.wi : 0, jw = fits ? bj - bj % k.wj : 0;
+  if (walk.realign && fits) {
+    transpose_realigned(s, src_j, d, dst_i, iw, jw, es, k, walk.buffered ? k.buffered : k.fn,
+                        *run.buffer, run.begins, run.ends);
+    transpose_band(s, src_j, d, dst_i, iw, bi, 0, bj, es);
+    transpose_band(s, src_j, d, dst_i, 0, iw, jw, bj, es);
+    return;
+  }
   const std::ptrdiff_t ahead = walk.ahead;
   const simd::TileFn full = walk.buffered ? (walk.stream ? k.buffered_stream : k.buffered)
                                           : (walk.stream ? k.stream : k.fn);
@@ -309,13 +328,16 @@ inline TransposeSchedule schedule_transpose(const PlanNest& p, const TransposeAx
   sc.bj_max = sc.staged ? max_block : max_j_block;
   const bool streamed_tiles = sc.stream && !sc.staged;  // full register tiles stream
   if (streamed_tiles) sc.bi_max = std::max(max_block, streamed_row_run / es);
+  // Rows that do not start on a line stream through a RealignBuffer, for whole-line kernels.
+  const bool realign = streams(p) && !sc.stream && !sc.staged && row_bytes == line;
+  if (realign) sc.bi_max = std::max(max_block, std::min(streamed_row_run / es, max_realigned_rows));
   // When each outer index moves only a few KiB (high-rank permutes: 8 x 64 floats in the rank-22
   // case), the tiles prefetch the next outer index's source rows, which would otherwise be
   // fetched late. Not for larger tiles, whose next outer index is too far ahead to help: the
   // prefetches then evict lines still in use.
   const bool small_tiles = t.i.extent * t.j.extent * es <= 16 * 1024 && t.outer.rank > 0;
   sc.walk = {small_tiles ? t.outer.stride[src_operand][0] : 0, short_rows_first(t.i, es),
-             streamed_tiles, rows_share_l1_sets(t.j, sc.kernel)};
+             streamed_tiles, rows_share_l1_sets(t.j, sc.kernel), realign};
   return sc;
 }
 
@@ -369,16 +391,41 @@ class TileOffsets {
   }
 }
 
+/// The same with I outer, J inner, for realigned walks: each row's macro-tiles follow one another,
+/// so the buffer carries their pending lines across (the source is still read a macro-tile of
+/// rows at a time).
+[[gnu::noinline]] inline void transpose_outer_index_realigned(
+    const std::byte* s0, std::byte* d0, const TransposeAxes& t, const TransposeSchedule& sc,
+    std::size_t es, TileOffsets<true, max_j_block>& src_j, TileOffsets<false, max_i_block>& dst_i,
+    const RealignBuffer& buffer) {
+  for (std::size_t ib = 0; ib < t.i.extent; ib += sc.bi_max) {
+    const std::size_t bi = std::min(sc.bi_max, t.i.extent - ib);
+    const std::ptrdiff_t* ti = dst_i.tile(ib, bi);
+    for (std::size_t jb = 0; jb < t.j.extent; jb += sc.bj_max) {
+      const std::size_t bj = std::min(sc.bj_max, t.j.extent - jb);
+      // The last macro-tile with full tiles: the next one (if any) is too short for one.
+      const RealignedRun run{&buffer, jb == 0, t.j.extent - jb - bj < sc.kernel.wj};
+      transpose_macro_tile(s0 + ib * es, src_j.tile(jb, bj), d0 + jb * es, ti, bi, bj, es,
+                           sc.kernel, sc.walk, run);
+    }
+  }
+}
+
 inline void run_transpose(const PlanNest& p, const TransposeGroups& g) {
   const TransposeAxes t = transpose_axes(p, g);
-  const TransposeSchedule sc = schedule_transpose(p, t);
+  TransposeSchedule sc = schedule_transpose(p, t);
   TileOffsets<true, max_j_block> src_j(t.j);
   TileOffsets<false, max_i_block> dst_i(t.i);
-  for_each_index(t.outer, p.src + p.src_offset, p.dst + p.dst_offset,
-                 [&](const std::byte* s0, std::byte* d0) {
-                   transpose_outer_index(s0, d0, t, sc, p.elem_size, src_j, dst_i);
-                 });
-  if (sc.stream) stream_fence();
+  const RealignBuffer buffer(sc.walk.realign ? sc.bi_max : 0);
+  sc.walk.realign = sc.walk.realign && !buffer.empty();
+  for_each_index(
+      t.outer, p.src + p.src_offset, p.dst + p.dst_offset, [&](const std::byte* s0, std::byte* d0) {
+        if (sc.walk.realign)
+          transpose_outer_index_realigned(s0, d0, t, sc, p.elem_size, src_j, dst_i, buffer);
+        else
+          transpose_outer_index(s0, d0, t, sc, p.elem_size, src_j, dst_i);
+      });
+  if (sc.stream || sc.walk.realign) stream_fence();
 }
 
 }  // namespace strided::detail::copy_impl
