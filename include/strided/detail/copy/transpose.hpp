@@ -156,14 +156,6 @@ struct TileWalk {
   bool realign = false;
 };
 
-/// Where a realigned macro-tile keeps its rows' pending lines, and whether it holds the first /
-/// last full tiles of its destination rows (see transpose_realigned).
-struct RealignedRun {
-  const RealignBuffer* buffer = nullptr;
-  bool begins = false;
-  bool ends = false;
-};
-
 /// Whether full tiles use the buffered form of kernel `k` (TileKernel::buffered): when the first
 /// k.wj source rows put more lines in one L1 set than an L1 holds. L1 data caches take address
 /// bits 6-11 as the set (64 sets of 64-byte lines) on the x86 cores we target and hold 8 or more
@@ -184,20 +176,12 @@ inline bool rows_share_l1_sets(const Group& j, simd::TileKernel k) noexcept {
 /// One bi x bj macro-tile: full register tiles, then the ragged edges (transpose_band).
 inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
                                  const std::ptrdiff_t* dst_i, std::size_t bi, std::size_t bj,
-                                 std::size_t es, simd::TileKernel k, TileWalk walk = {},
-                                 RealignedRun run = {}) {
+                                 std::size_t es, simd::TileKernel k, TileWalk walk = {}) {
   // Fewer source rows than any vector kernel: the whole tile is one band (transpose_few_rows).
   if (bj < simd::narrowest_vector_kernel(es).wj)
     return transpose_band(s, src_j, d, dst_i, 0, bi, 0, bj, es);
   const bool fits = bi >= k.wi && bj >= k.wj;
   const std::size_t iw = fits ? bi - bi % k.wi : 0, jw = fits ? bj - bj % k.wj : 0;
-  if (walk.realign && fits) {
-    transpose_realigned(s, src_j, d, dst_i, iw, jw, es, k, walk.buffered ? k.buffered : k.fn,
-                        *run.buffer, run.begins, run.ends);
-    transpose_band(s, src_j, d, dst_i, iw, bi, 0, bj, es);
-    transpose_band(s, src_j, d, dst_i, 0, iw, jw, bj, es);
-    return;
-  }
   const std::ptrdiff_t ahead = walk.ahead;
   const simd::TileFn full = walk.buffered ? (walk.stream ? k.buffered_stream : k.buffered)
                                           : (walk.stream ? k.stream : k.fn);
@@ -216,6 +200,22 @@ inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j
     for (std::size_t j = 0; j < jw; j += k.wj)
       for (std::size_t i = 0; i < iw; i += k.wi) tile(i, j);
   }
+  transpose_band(s, src_j, d, dst_i, iw, bi, 0, bj, es);
+  transpose_band(s, src_j, d, dst_i, 0, iw, jw, bj, es);
+}
+
+/// One macro-tile of a realigned walk (TileWalk::realign): full register tiles through `buffer`
+/// (transpose_realigned, `begins` / `ends` as there), then the ragged edges. A function of its
+/// own so that transpose_macro_tile keeps one caller, into which it is inlined: called from two,
+/// it was not, and the rank-22 permute's code changed (see transpose_outer_index).
+inline void transpose_realigned_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j,
+                                           std::byte* d, const std::ptrdiff_t* dst_i,
+                                           std::size_t bi, std::size_t bj, std::size_t es,
+                                           simd::TileKernel k, simd::TileFn fn,
+                                           const RealignBuffer& buffer, bool begins, bool ends) {
+  if (bi < k.wi || bj < k.wj) return transpose_band(s, src_j, d, dst_i, 0, bi, 0, bj, es);
+  const std::size_t iw = bi - bi % k.wi, jw = bj - bj % k.wj;
+  transpose_realigned(s, src_j, d, dst_i, iw, jw, es, k, fn, buffer, begins, ends);
   transpose_band(s, src_j, d, dst_i, iw, bi, 0, bj, es);
   transpose_band(s, src_j, d, dst_i, 0, iw, jw, bj, es);
 }
@@ -398,15 +398,16 @@ class TileOffsets {
     const std::byte* s0, std::byte* d0, const TransposeAxes& t, const TransposeSchedule& sc,
     std::size_t es, TileOffsets<true, max_j_block>& src_j, TileOffsets<false, max_i_block>& dst_i,
     const RealignBuffer& buffer) {
+  const simd::TileFn fn = sc.walk.buffered ? sc.kernel.buffered : sc.kernel.fn;
   for (std::size_t ib = 0; ib < t.i.extent; ib += sc.bi_max) {
     const std::size_t bi = std::min(sc.bi_max, t.i.extent - ib);
     const std::ptrdiff_t* ti = dst_i.tile(ib, bi);
     for (std::size_t jb = 0; jb < t.j.extent; jb += sc.bj_max) {
       const std::size_t bj = std::min(sc.bj_max, t.j.extent - jb);
       // The last macro-tile with full tiles: the next one (if any) is too short for one.
-      const RealignedRun run{&buffer, jb == 0, t.j.extent - jb - bj < sc.kernel.wj};
-      transpose_macro_tile(s0 + ib * es, src_j.tile(jb, bj), d0 + jb * es, ti, bi, bj, es,
-                           sc.kernel, sc.walk, run);
+      const bool ends = t.j.extent - jb - bj < sc.kernel.wj;
+      transpose_realigned_macro_tile(s0 + ib * es, src_j.tile(jb, bj), d0 + jb * es, ti, bi, bj, es,
+                                     sc.kernel, fn, buffer, jb == 0, ends);
     }
   }
 }
