@@ -321,7 +321,8 @@ inline TransposeSchedule schedule_transpose(const PlanNest& p, const TransposeAx
   const std::size_t row_bytes = sc.kernel.wj * es;  // what one destination row store writes
   sc.staged = sc.kernel.wi == sc.kernel.wj && row_bytes < line && line % row_bytes == 0 &&
               std::min(t.i.extent, t.j.extent) >= line / es;
-  sc.stream = streams(p) && (sc.staged || sc.kernel.stream != nullptr) &&
+  const bool large = streams(p);  // large enough to stream, at a level that can
+  sc.stream = large && (sc.staged || sc.kernel.stream != nullptr) &&
               rows_aligned(p, t, sc.staged ? line : row_bytes);
   // Staged tiles are cheap to leave (whole lines written), so their macro-tiles are as long as
   // the tables allow.
@@ -329,7 +330,7 @@ inline TransposeSchedule schedule_transpose(const PlanNest& p, const TransposeAx
   const bool streamed_tiles = sc.stream && !sc.staged;  // full register tiles stream
   if (streamed_tiles) sc.bi_max = std::max(max_block, streamed_row_run / es);
   // Rows that do not start on a line stream through a RealignBuffer, for whole-line kernels.
-  const bool realign = streams(p) && !sc.stream && !sc.staged && row_bytes == line;
+  const bool realign = large && !sc.stream && !sc.staged && row_bytes == line;
   if (realign) sc.bi_max = std::max(max_block, std::min(streamed_row_run / es, max_realigned_rows));
   // When each outer index moves only a few KiB (high-rank permutes: 8 x 64 floats in the rank-22
   // case), the tiles prefetch the next outer index's source rows, which would otherwise be
