@@ -7,7 +7,8 @@
 //                         narrows, flips and a broadcast, elements of 1/2/4/8 bytes, outputs of
 //                         4-64 MiB.
 //   channels/<isa>/<name> channel-last <-> channel-first images with 1-4 channels (and one with
-//                         128), the data loader's transforms.
+//                         128), the data loader's transforms: batches of 64, and single RGB
+//                         images that stay in L2.
 //
 // Every view runs at every ISA level the CPU has. After the run the p50 / p90 / max of x_memcpy
 // per level is printed. `sweep_bench --dump_views` prints the views (one a line) instead of
@@ -190,6 +191,9 @@ std::vector<View> channel_views() {
   v.push_back(permuted("nchw_to_nhwc_32x128x28x28_f64", {32, 128, 28, 28}, to_last, 8));
   v.push_back(permuted("nhwc_to_nchw_32x28x28x128_f64", {32, 28, 28, 128}, to_first, 8));
   v.push_back(permuted("hwc_to_chw_64x224x224x3_f32", {64, 224, 224, 3}, {0, 3, 1, 2}, 4));
+  // One image (147 KiB, in L2): the kernels' own speed, which memory hides in the batches above.
+  v.push_back(permuted("nhwc_to_nchw_1x224x224x3_u8", {1, 224, 224, 3}, to_first, 1));
+  v.push_back(permuted("nchw_to_nhwc_1x3x224x224_u8", {1, 3, 224, 224}, to_last, 1));
   return v;
 }
 

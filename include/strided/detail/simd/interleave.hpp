@@ -6,12 +6,15 @@
 // GCC and Clang turn the stride-C accesses into load-lanes / store-lanes shuffle networks
 // (vpshufb + vpermq / vpermt2* on AVX-512, pshufb + palignr on AVX2) that move whole vectors of
 // pixels per step. GCC's -O2 cost model ("very cheap") declines those permutes, so the SIMD
-// levels ask for the dynamic model explicitly; at -O3 that is the default.
+// levels ask for the dynamic model explicitly; at -O3 that is the default. Three channels of 1 or
+// 2 bytes (RGB u8 images), where those networks cost twice memcpy, have hand-written kernels
+// (simd/interleave3_avx2.hpp).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "strided/detail/simd/interleave3_avx2.hpp"
 #include "strided/detail/simd/isa.hpp"
 
 namespace strided::detail::simd {
@@ -137,6 +140,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl") STRIDED_VECTORIZE_PE
 interleave_avx512(const std::byte* s, std::ptrdiff_t pl, std::byte* d, std::size_t n) {
   interleave_impl::interleave_bytes<C, ES>(s, pl, d, n);
 }
+
+// Three channels of 1 or 2 bytes: rows of at least one step take the shuffle kernels.
+template <std::size_t ES>
+void deinterleave_three_avx2(const std::byte* s, std::byte* d, std::ptrdiff_t pl, std::size_t n) {
+  if (n < three_channel_step<ES>) return deinterleave_avx2<3, ES>(s, d, pl, n);
+  deinterleave_three<ES>(s, d, pl, n);
+}
+template <std::size_t ES>
+void interleave_three_avx2(const std::byte* s, std::ptrdiff_t pl, std::byte* d, std::size_t n) {
+  if (n < three_channel_step<ES>) return interleave_avx2<3, ES>(s, pl, d, n);
+  interleave_three<ES>(s, pl, d, n);
+}
 #endif
 
 #undef STRIDED_VECTORIZE_PERMUTES
@@ -148,11 +163,16 @@ template <std::size_t C, std::size_t ES, bool Packing>
 auto pick() noexcept {
 #if STRIDED_X86
   const Isa isa = active_isa();
+  constexpr bool three_small = C == 3 && ES <= 2;  // the shuffle kernels, at both vector levels
   if constexpr (Packing) {
+    if constexpr (three_small)
+      if (isa != Isa::scalar) return InterleaveFn{&interleave_three_avx2<ES>};
     if (isa == Isa::avx512) return InterleaveFn{&interleave_avx512<C, ES>};
     if (isa == Isa::avx2) return InterleaveFn{&interleave_avx2<C, ES>};
     return InterleaveFn{&interleave_scalar<C, ES>};
   } else {
+    if constexpr (three_small)
+      if (isa != Isa::scalar) return DeinterleaveFn{&deinterleave_three_avx2<ES>};
     if (isa == Isa::avx512) return DeinterleaveFn{&deinterleave_avx512<C, ES>};
     if (isa == Isa::avx2) return DeinterleaveFn{&deinterleave_avx2<C, ES>};
     return DeinterleaveFn{&deinterleave_scalar<C, ES>};
