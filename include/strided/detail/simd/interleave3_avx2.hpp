@@ -93,8 +93,8 @@ STRIDED_AVX2_TARGET inline void deinterleave_step(const std::uint8_t* s, std::ui
 
 /// One step of interleave_three: pixels [i, i + 32 / ES).
 template <std::size_t ES>
-STRIDED_AVX2_TARGET inline void interleave_step(const std::uint8_t* s, std::ptrdiff_t plane,
-                                                std::uint8_t* d, std::size_t i) {
+STRIDED_AVX2_TARGET inline void interleave_step(const std::uint8_t* s, std::uint8_t* d,
+                                                std::ptrdiff_t plane, std::size_t i) {
   constexpr const Tables& t = tables<ES>;
   __m256i c[3];  // each plane's pixels, moved to where the pieces hold that channel
   for (std::size_t k = 0; k < 3; ++k) {
@@ -112,33 +112,36 @@ STRIDED_AVX2_TARGET inline void interleave_step(const std::uint8_t* s, std::ptrd
   _mm256_storeu_si256(p + 2, _mm256_permute2x128_si256(piece[1], piece[2], 0x31));
 }
 
+using Step = void (*)(const std::uint8_t* s, std::uint8_t* d, std::ptrdiff_t plane, std::size_t i);
+
+/// Steps over pixels [0, n), n >= one step. The last is moved back to end at n: it rewrites
+/// elements the one before wrote, with the same values (source and destination never overlap).
+template <std::size_t ES, Step step>
+STRIDED_AVX2_TARGET inline void run_steps(const std::byte* src, std::byte* dst,
+                                          std::ptrdiff_t plane, std::size_t n) {
+  const auto* s = reinterpret_cast<const std::uint8_t*>(src);
+  auto* d = reinterpret_cast<std::uint8_t*>(dst);
+  constexpr std::size_t w = three_channel_step<ES>;
+  std::size_t i = 0;
+  for (; i + w <= n; i += w) step(s, d, plane, i);
+  if (i < n) step(s, d, plane, n - w);
+}
+
 }  // namespace interleave3_impl
 
-/// n >= three_channel_step<ES> packed 3-channel pixels -> three planes `plane` bytes apart. The
-/// last step is moved back to end at n: it rewrites elements the one before wrote, with the same
-/// values (source and destination never overlap).
+/// n >= three_channel_step<ES> packed 3-channel pixels -> three planes `plane` bytes apart.
 template <std::size_t ES>
 STRIDED_AVX2_TARGET void deinterleave_three(const std::byte* src, std::byte* dst,
                                             std::ptrdiff_t plane, std::size_t n) {
-  const auto* s = reinterpret_cast<const std::uint8_t*>(src);
-  auto* d = reinterpret_cast<std::uint8_t*>(dst);
-  constexpr std::size_t step = three_channel_step<ES>;
-  std::size_t i = 0;
-  for (; i + step <= n; i += step) interleave3_impl::deinterleave_step<ES>(s, d, plane, i);
-  if (i < n) interleave3_impl::deinterleave_step<ES>(s, d, plane, n - step);
+  interleave3_impl::run_steps<ES, interleave3_impl::deinterleave_step<ES>>(src, dst, plane, n);
 }
 
 /// n >= three_channel_step<ES> pixels: three planes `plane` bytes apart (negative: reversed) ->
-/// packed 3-channel pixels; the last step moved back as above.
+/// packed 3-channel pixels.
 template <std::size_t ES>
 STRIDED_AVX2_TARGET void interleave_three(const std::byte* src, std::ptrdiff_t plane,
                                           std::byte* dst, std::size_t n) {
-  const auto* s = reinterpret_cast<const std::uint8_t*>(src);
-  auto* d = reinterpret_cast<std::uint8_t*>(dst);
-  constexpr std::size_t step = three_channel_step<ES>;
-  std::size_t i = 0;
-  for (; i + step <= n; i += step) interleave3_impl::interleave_step<ES>(s, plane, d, i);
-  if (i < n) interleave3_impl::interleave_step<ES>(s, plane, d, n - step);
+  interleave3_impl::run_steps<ES, interleave3_impl::interleave_step<ES>>(src, dst, plane, n);
 }
 
 }  // namespace strided::detail::simd
