@@ -1,6 +1,7 @@
 // What the transpose macro-kernel decides once per plan (copy/transpose.hpp, schedule_transpose):
-// the buffered kernels for source rows that share L1 sets, and the macro-tiles' side along the
-// source rows. The copies themselves are compared with the reference in copy_test.
+// the buffered kernels for source rows that share L1 sets, the macro-tiles' side along the
+// source rows, the realign buffer, and how far ahead small tiles prefetch. The copies themselves
+// are compared with the reference in copy_test.
 #include "strided/detail/copy/transpose.hpp"
 
 #include <cstddef>
@@ -104,4 +105,33 @@ TEST_CASE("streamed transposes into rows off a line go through the realign buffe
     const strided::detail::copy_impl::ScopedStreamThreshold none(std::size_t{1} << 40);
     CHECK_FALSE(schedule(es, n, n, n, n + 8 / es, aligned + 8).walk.realign);
   });
+}
+
+TEST_CASE("small tiles prefetch the source two outer indices ahead", "[transpose]") {
+  using strided::detail::copy_impl::outer_prefetch_distance;
+  static const std::byte src[1]{};
+  static std::byte dst[1]{};  // nothing is copied
+  auto schedule_of = [&](const std::vector<std::size_t>& shape,
+                         const std::vector<std::ptrdiff_t>& ss,
+                         const std::vector<std::ptrdiff_t>& ds) {
+    const auto plan = strided::detail::plan_copy({shape, src, ss, dst, ds, 4});
+    REQUIRE(plan.kind == strided::detail::PlanKind::transpose);
+    const auto axes = strided::detail::copy_impl::transpose_axes(plan.nest(), plan.groups());
+    return strided::detail::copy_impl::schedule_transpose(plan.nest(), axes);
+  };
+  // The rank-22 permute of 2s of the benchmarks: tiles of 64 x 8 floats, 8192 outer indices.
+  const std::size_t perm[22] = {21, 3,  17, 0, 9,  12, 5,  1, 20, 14, 7,
+                                2,  19, 11, 4, 16, 8,  13, 6, 18, 10, 15};
+  std::vector<std::size_t> shape(22, 2);
+  std::vector<std::ptrdiff_t> ss(22), ds(22);
+  for (std::size_t k = 0; k < 22; ++k) {
+    ss[k] = std::ptrdiff_t{1} << (21 - perm[k]);
+    ds[k] = std::ptrdiff_t{1} << (21 - k);
+  }
+  const TransposeSchedule small = schedule_of(shape, ss, ds);
+  CHECK(outer_prefetch_distance == 2);
+  CHECK(small.prefetch_distance == outer_prefetch_distance);
+  CHECK(small.walk.ahead == 0);  // set per outer index by run_transpose
+  // A batch of 512 x 512 transposes: each outer index moves 1 MiB, nothing is prefetched.
+  CHECK(schedule_of({64, 512, 512}, {262144, 1, 512}, {262144, 512, 1}).prefetch_distance == 0);
 }

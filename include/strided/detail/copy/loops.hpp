@@ -30,6 +30,26 @@ void for_each_index(const PlanLoops& outer, const std::byte* s, std::byte* d, Fn
   while (at.next());
 }
 
+/// for_each_index, also telling fn where the source is `distance` indices on: fn(s, d, ahead),
+/// `ahead` being the source offset (bytes) from this index to that one, or 0 for the last
+/// `distance` indices (and for distance 0). For prefetching: a multiple of the innermost stride
+/// would point past an axis of 2 at every other index.
+template <class Fn>
+void for_each_index_ahead(const PlanLoops& outer, const std::byte* s, std::byte* d,
+                          std::size_t distance, Fn&& fn) {
+  std::size_t count = 1;
+  for (std::size_t k = 0; k < outer.rank; ++k) count *= outer.extent[k];
+  Odometer<2> at(outer), on(outer);
+  for (std::size_t k = 0; k < distance && k + 1 < count; ++k) on.next();
+  for (std::size_t n = 0; n < count; ++n) {
+    const bool leads = distance > 0 && n + distance < count;
+    const std::ptrdiff_t ahead = leads ? on.offset(src_operand) - at.offset(src_operand) : 0;
+    fn(s + at.offset(src_operand), d + at.offset(dst_operand), ahead);
+    at.next();
+    if (leads) on.next();
+  }
+}
+
 /// Appends a plan axis to `loops` as its outermost loop.
 inline void push_axis(PlanLoops& loops, const PlanAxis& ax) noexcept {
   loops.push_outer(ax.n, {ax.ss, ax.ds});
