@@ -4,6 +4,7 @@
 
 #include "catch_shim.hpp"
 #include "strided/detail/copy/plan.hpp"
+#include "support.hpp"
 
 namespace {
 
@@ -66,15 +67,8 @@ TEST_CASE("transposes pick the blocked transpose", "[copy][plan]") {
 }
 
 TEST_CASE("a rank-22 permute of 2s groups several axes per tile side", "[copy][plan]") {
-  const std::size_t perm[22] = {21, 3,  17, 0, 9,  12, 5,  1, 20, 14, 7,
-                                2,  19, 11, 4, 16, 8,  13, 6, 18, 10, 15};
-  std::vector<std::size_t> shape(22, 2);
-  std::vector<std::ptrdiff_t> ss(22), ds(22);
-  for (std::size_t k = 0; k < 22; ++k) {
-    ss[k] = std::ptrdiff_t{1} << (21 - perm[k]);
-    ds[k] = std::ptrdiff_t{1} << (21 - k);
-  }
-  const CopyPlan p = plan(shape, ss, ds);
+  const strided_test::Rank22Permute r;
+  const CopyPlan p = plan(r.shape, r.src_strides, r.dst_strides);
   REQUIRE(p.kind == PlanKind::transpose);
   std::size_t ej = 1, ei = 1;
   for (std::size_t k = 0; k < p.nj; ++k) ej *= p.axes[k].n;

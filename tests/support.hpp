@@ -17,6 +17,23 @@
 
 namespace strided_test {
 
+/// The rank-22 permute of 2s the benchmarks time (bench/parallel_bench.cpp): destination axis k is
+/// axis perm[k] of a row-major source of 2^22 elements; strides in elements.
+struct Rank22Permute {
+  std::vector<std::size_t> shape = std::vector<std::size_t>(22, 2);
+  std::vector<std::ptrdiff_t> src_strides = std::vector<std::ptrdiff_t>(22);
+  std::vector<std::ptrdiff_t> dst_strides = std::vector<std::ptrdiff_t>(22);
+
+  Rank22Permute() {
+    constexpr std::size_t perm[22] = {21, 3,  17, 0, 9,  12, 5,  1, 20, 14, 7,
+                                      2,  19, 11, 4, 16, 8,  13, 6, 18, 10, 15};
+    for (std::size_t k = 0; k < 22; ++k) {
+      src_strides[k] = std::ptrdiff_t{1} << (21 - perm[k]);
+      dst_strides[k] = std::ptrdiff_t{1} << (21 - k);
+    }
+  }
+};
+
 /// STRIDED_TEST_SEED when it is set (to replay a failure), else a fresh seed.
 inline std::uint64_t test_seed() {
   const char* fixed = std::getenv("STRIDED_TEST_SEED");

@@ -120,15 +120,8 @@ TEST_CASE("small tiles prefetch the source two outer indices ahead", "[transpose
     return strided::detail::copy_impl::schedule_transpose(plan.nest(), axes);
   };
   // The rank-22 permute of 2s of the benchmarks: tiles of 64 x 8 floats, 8192 outer indices.
-  const std::size_t perm[22] = {21, 3,  17, 0, 9,  12, 5,  1, 20, 14, 7,
-                                2,  19, 11, 4, 16, 8,  13, 6, 18, 10, 15};
-  std::vector<std::size_t> shape(22, 2);
-  std::vector<std::ptrdiff_t> ss(22), ds(22);
-  for (std::size_t k = 0; k < 22; ++k) {
-    ss[k] = std::ptrdiff_t{1} << (21 - perm[k]);
-    ds[k] = std::ptrdiff_t{1} << (21 - k);
-  }
-  const TransposeSchedule small = schedule_of(shape, ss, ds);
+  const strided_test::Rank22Permute r;
+  const TransposeSchedule small = schedule_of(r.shape, r.src_strides, r.dst_strides);
   CHECK(outer_prefetch_distance == 2);
   CHECK(small.prefetch_distance == outer_prefetch_distance);
   CHECK(small.walk.ahead == 0);  // set per outer index by run_transpose
