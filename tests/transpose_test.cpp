@@ -21,18 +21,25 @@ using strided::detail::copy_impl::TransposeSchedule;
 
 int testable_levels() { return strided_test::testable_levels("transpose schedules"); }
 
-/// The schedule of a 2-D transpose: `rows` source rows of `cols` elements, `ld` elements apart,
-/// into rows `ldd` elements apart of a destination `dst` (nothing is copied).
-TransposeSchedule schedule(std::size_t es, std::size_t rows, std::size_t cols, std::size_t ld,
-                           std::size_t ldd, std::byte* dst) {
+/// The schedule of copying a view of `shape`, strides `ss` (elements of `es` bytes), into `dst`
+/// with strides `ds`; the plan must be a transpose. Nothing is copied.
+TransposeSchedule schedule_of(const std::vector<std::size_t>& shape,
+                              const std::vector<std::ptrdiff_t>& ss,
+                              const std::vector<std::ptrdiff_t>& ds, std::size_t es,
+                              std::byte* dst) {
   static const std::byte src[1]{};
-  const std::vector<std::size_t> shape{cols, rows};
-  const std::vector<std::ptrdiff_t> ss{1, static_cast<std::ptrdiff_t>(ld)};
-  const std::vector<std::ptrdiff_t> ds{static_cast<std::ptrdiff_t>(ldd), 1};
   const auto plan = strided::detail::plan_copy({shape, src, ss, dst, ds, es});
   REQUIRE(plan.kind == strided::detail::PlanKind::transpose);
   const auto axes = strided::detail::copy_impl::transpose_axes(plan.nest(), plan.groups());
   return strided::detail::copy_impl::schedule_transpose(plan.nest(), axes);
+}
+
+/// The schedule of a 2-D transpose: `rows` source rows of `cols` elements, `ld` elements apart,
+/// into rows `ldd` elements apart of a destination `dst`.
+TransposeSchedule schedule(std::size_t es, std::size_t rows, std::size_t cols, std::size_t ld,
+                           std::size_t ldd, std::byte* dst) {
+  return schedule_of({cols, rows}, {1, static_cast<std::ptrdiff_t>(ld)},
+                     {static_cast<std::ptrdiff_t>(ldd), 1}, es, dst);
 }
 
 /// Calls check(level, es, aligned) at every testable level for 1-, 2-, 4- and 8-byte elements;
@@ -109,22 +116,14 @@ TEST_CASE("streamed transposes into rows off a line go through the realign buffe
 
 TEST_CASE("small tiles prefetch the source two outer indices ahead", "[transpose]") {
   using strided::detail::copy_impl::outer_prefetch_distance;
-  static const std::byte src[1]{};
   static std::byte dst[1]{};  // nothing is copied
-  auto schedule_of = [&](const std::vector<std::size_t>& shape,
-                         const std::vector<std::ptrdiff_t>& ss,
-                         const std::vector<std::ptrdiff_t>& ds) {
-    const auto plan = strided::detail::plan_copy({shape, src, ss, dst, ds, 4});
-    REQUIRE(plan.kind == strided::detail::PlanKind::transpose);
-    const auto axes = strided::detail::copy_impl::transpose_axes(plan.nest(), plan.groups());
-    return strided::detail::copy_impl::schedule_transpose(plan.nest(), axes);
-  };
   // The rank-22 permute of 2s of the benchmarks: tiles of 64 x 8 floats, 8192 outer indices.
   const strided_test::Rank22Permute r;
-  const TransposeSchedule small = schedule_of(r.shape, r.src_strides, r.dst_strides);
+  const TransposeSchedule small = schedule_of(r.shape, r.src_strides, r.dst_strides, 4, dst);
   CHECK(outer_prefetch_distance == 2);
   CHECK(small.prefetch_distance == outer_prefetch_distance);
   CHECK(small.walk.ahead == 0);  // set per outer index by run_transpose
   // A batch of 512 x 512 transposes: each outer index moves 1 MiB, nothing is prefetched.
-  CHECK(schedule_of({64, 512, 512}, {262144, 1, 512}, {262144, 512, 1}).prefetch_distance == 0);
+  CHECK(schedule_of({64, 512, 512}, {262144, 1, 512}, {262144, 512, 1}, 4, dst).prefetch_distance ==
+        0);
 }
