@@ -82,6 +82,7 @@ STRIDED_AVX2_TARGET inline void deinterleave_step(const std::uint8_t* s, std::ui
   const std::uint8_t* p = s + 3 * ES * i;  // lane 0: bytes [0, 48), lane 1: [48, 96)
   const __m256i x = load_pair(p, p + 48), y = load_pair(p + 16, p + 64),
                 z = load_pair(p + 32, p + 80);
+  STRIDED_UNROLLED
   for (std::size_t k = 0; k < 3; ++k) {
     const __m256i mix = _mm256_blendv_epi8(_mm256_blendv_epi8(x, y, load_table(t.from_y[k])), z,
                                            load_table(t.from_z[k]));
@@ -97,12 +98,14 @@ STRIDED_AVX2_TARGET inline void interleave_step(const std::uint8_t* s, std::uint
                                                 std::ptrdiff_t plane, std::size_t i) {
   constexpr const Tables& t = tables<ES>;
   __m256i c[3];  // each plane's pixels, moved to where the pieces hold that channel
+  STRIDED_UNROLLED
   for (std::size_t k = 0; k < 3; ++k) {
     const auto* in = s + static_cast<std::ptrdiff_t>(k) * plane + i * ES;
     c[k] = _mm256_shuffle_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in)),
                                load_table(t.place[k]));
   }
   __m256i piece[3];  // X, Y, Z of both lanes
+  STRIDED_UNROLLED
   for (std::size_t q = 0; q < 3; ++q)
     piece[q] = _mm256_blendv_epi8(_mm256_blendv_epi8(c[0], c[1], load_table(t.take_1[q])), c[2],
                                   load_table(t.take_2[q]));

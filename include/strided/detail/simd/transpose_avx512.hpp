@@ -40,13 +40,17 @@ STRIDED_AVX512_TARGET inline void store_row(std::byte* p, __m256i v, bool stream
 /// The perfect-shuffle network of transpose_sse2.hpp on any register type: log2(N) rounds of
 ///   out[2i] = f.lo(in[i], in[i + N/2]),  out[2i+1] = f.hi(in[i], in[i + N/2]).
 template <class Reg, std::size_t N, class Interleave>
-STRIDED_AVX512_TARGET void perfect_shuffle_avx512(Reg (&r)[N], const Interleave& f) {
+STRIDED_AVX512_TARGET [[gnu::always_inline]] inline void perfect_shuffle_avx512(
+    Reg (&r)[N], const Interleave& f) {
+  STRIDED_UNROLLED
   for (std::size_t round = 1; round < N; round *= 2) {
     Reg o[N];
+    STRIDED_UNROLLED
     for (std::size_t i = 0; i < N / 2; ++i) {
       o[2 * i] = f.lo(r[i], r[i + N / 2]);
       o[2 * i + 1] = f.hi(r[i], r[i + N / 2]);
     }
+    STRIDED_UNROLLED
     for (std::size_t i = 0; i < N; ++i) r[i] = o[i];
   }
 }
@@ -110,8 +114,10 @@ STRIDED_AVX512_TARGET void transpose_tile_avx512_zmm(const std::byte* src,
                   _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15)};
   }
   __m512i r[n];
+  STRIDED_UNROLLED
   for (std::size_t i = 0; i < n; ++i) r[i] = _mm512_loadu_si512(src + src_rows[i]);
   perfect_shuffle_avx512(r, interleave);
+  STRIDED_UNROLLED
   for (std::size_t i = 0; i < n; ++i) store_row(dst + dst_rows[i], r[i], Stream);
 }
 
@@ -123,9 +129,11 @@ STRIDED_AVX512_TARGET void transpose_tile_avx512_u16(const std::byte* src,
   const __m256i hi =
       _mm256_setr_epi16(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
   __m256i r[16];
+  STRIDED_UNROLLED
   for (std::size_t i = 0; i < 16; ++i)
     r[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + src_rows[i]));
   perfect_shuffle_avx512(r, Vpermt2w{lo, hi});
+  STRIDED_UNROLLED
   for (std::size_t i = 0; i < 16; ++i) store_row(dst + dst_rows[i], r[i], Stream);
 }
 
@@ -143,6 +151,7 @@ STRIDED_AVX512_TARGET void transpose_tile_avx512_u32_8x16(const std::byte* src,
   const __m512i lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 8, 24, 9, 25, 10, 26, 11, 27);
   const __m512i hi = _mm512_setr_epi32(4, 20, 5, 21, 6, 22, 7, 23, 12, 28, 13, 29, 14, 30, 15, 31);
   __m512i r[8];
+  STRIDED_UNROLLED
   for (std::size_t k = 0; k < 8; ++k) {
     const auto* top = reinterpret_cast<const __m256i*>(src + src_rows[k]);
     const auto* bottom = reinterpret_cast<const __m256i*>(src + src_rows[k + 8]);
@@ -150,7 +159,18 @@ STRIDED_AVX512_TARGET void transpose_tile_avx512_u32_8x16(const std::byte* src,
                                        _mm256_loadu_si256(bottom));
   }
   perfect_shuffle_avx512(r, Vpermt2d{lo, hi});  // lo / hi stay within each 256-bit half
+  STRIDED_UNROLLED
   for (std::size_t c = 0; c < 8; ++c) store_row(dst + dst_rows[c], r[c], Stream);
+}
+
+/// The 16 bytes of `lane` in row `row` of a lanes tile, from the L1 copy when the rows were
+/// buffered. A function: -Os leaves a lambda called 64 times out of line.
+template <bool Buffered>
+STRIDED_AVX512_TARGET [[gnu::always_inline]] inline __m128i piece_of_row(
+    const std::byte* buffer, const std::byte* src, const std::ptrdiff_t* src_rows, std::size_t row,
+    std::size_t lane) {
+  const std::byte* p = Buffered ? buffer + 64 * row : src + src_rows[row];
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * lane));
 }
 
 /// Lanes of a zmm register for the sub-line element sizes: a (64/es) x (64/es) tile of 1- or
@@ -172,22 +192,27 @@ STRIDED_AVX512_TARGET void transpose_tile_avx512_lanes(const std::byte* src,
                                                        std::size_t) {
   constexpr std::size_t n = 16 / ES, rows = 4 * n;
   alignas(64) std::array<std::byte, Buffered ? rows * 64 : 1> buffer;
-  if constexpr (Buffered)
+  if constexpr (Buffered) {
+    STRIDED_UNROLLED
     for (std::size_t row = 0; row < rows; ++row)
       _mm512_store_si512(buffer.data() + 64 * row, _mm512_loadu_si512(src + src_rows[row]));
-  auto piece = [&](std::size_t row, std::size_t lane) {
-    const std::byte* p = Buffered ? buffer.data() + 64 * row : src + src_rows[row];
-    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * lane));
-  };
+  }
+  STRIDED_UNROLLED
   for (std::size_t lane = 0; lane < 4; ++lane) {
     __m512i r[n];
+    STRIDED_UNROLLED
     for (std::size_t k = 0; k < n; ++k) {
-      __m512i v = _mm512_castsi128_si512(piece(k, lane));
-      v = _mm512_mask_broadcast_i32x4(v, 0x00F0, piece(n + k, lane));
-      v = _mm512_mask_broadcast_i32x4(v, 0x0F00, piece(2 * n + k, lane));
-      r[k] = _mm512_mask_broadcast_i32x4(v, 0xF000, piece(3 * n + k, lane));
+      const std::byte* b = buffer.data();
+      __m512i v = _mm512_castsi128_si512(piece_of_row<Buffered>(b, src, src_rows, k, lane));
+      v = _mm512_mask_broadcast_i32x4(v, 0x00F0,
+                                      piece_of_row<Buffered>(b, src, src_rows, n + k, lane));
+      v = _mm512_mask_broadcast_i32x4(v, 0x0F00,
+                                      piece_of_row<Buffered>(b, src, src_rows, 2 * n + k, lane));
+      r[k] = _mm512_mask_broadcast_i32x4(v, 0xF000,
+                                         piece_of_row<Buffered>(b, src, src_rows, 3 * n + k, lane));
     }
     perfect_shuffle_avx512(r, UnpackInLane<ES>{});
+    STRIDED_UNROLLED
     for (std::size_t t = 0; t < n; ++t) store_row(dst + dst_rows[n * lane + t], r[t], Stream);
   }
 }

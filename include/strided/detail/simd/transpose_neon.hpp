@@ -48,14 +48,19 @@ inline void transpose_tile_neon(const std::byte* src, const std::ptrdiff_t* src_
                                 std::byte* dst, const std::ptrdiff_t* dst_rows, std::size_t) {
   constexpr std::size_t n = 16 / ES;
   uint8x16_t r[n];
+  STRIDED_UNROLLED
   for (std::size_t i = 0; i < n; ++i)
     r[i] = vld1q_u8(reinterpret_cast<const std::uint8_t*>(src + src_rows[i]));
+  STRIDED_UNROLLED
   for (std::size_t round = 1; round < n; round *= 2) {
     uint8x16_t o[n];
+    STRIDED_UNROLLED
     for (std::size_t i = 0; i < n / 2; ++i)
       neon_impl::zip<ES>(r[i], r[i + n / 2], o[2 * i], o[2 * i + 1]);
+    STRIDED_UNROLLED
     for (std::size_t i = 0; i < n; ++i) r[i] = o[i];
   }
+  STRIDED_UNROLLED
   for (std::size_t i = 0; i < n; ++i)
     vst1q_u8(reinterpret_cast<std::uint8_t*>(dst + dst_rows[i]), r[i]);
 }

@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <cstring>
 
+#include "strided/detail/simd/isa.hpp"
+
 namespace strided::detail::simd {
 
 using TileFn = void (*)(const std::byte* src, const std::ptrdiff_t* src_rows, std::byte* dst,
@@ -35,6 +37,7 @@ void transpose_tile_scalar(const std::byte* src, const std::ptrdiff_t* src_rows,
                            const std::ptrdiff_t* dst_rows, std::size_t /*elem_size*/) {
   for (std::size_t c = 0; c < W; ++c) {
     std::byte* out = dst + dst_rows[c];
+    STRIDED_UNROLLED
     for (std::size_t r = 0; r < W; ++r) std::memcpy(out + r * ES, src + src_rows[r] + c * ES, ES);
   }
 }

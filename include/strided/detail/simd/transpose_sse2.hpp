@@ -18,10 +18,13 @@
 namespace strided::detail::simd {
 
 template <std::size_t N, class Unpack>
-inline void perfect_shuffle_128(__m128i (&r)[N], Unpack unpack) {
+[[gnu::always_inline]] inline void perfect_shuffle_128(__m128i (&r)[N], Unpack unpack) {
+  STRIDED_UNROLLED
   for (std::size_t round = 1; round < N; round *= 2) {
     __m128i o[N];
+    STRIDED_UNROLLED
     for (std::size_t i = 0; i < N / 2; ++i) unpack(r[i], r[i + N / 2], o[2 * i], o[2 * i + 1]);
+    STRIDED_UNROLLED
     for (std::size_t i = 0; i < N; ++i) r[i] = o[i];
   }
 }
@@ -33,6 +36,7 @@ void transpose_tile_sse2(const std::byte* src, const std::ptrdiff_t* src_rows, s
                          const std::ptrdiff_t* dst_rows, std::size_t) {
   constexpr std::size_t n = 16 / ES;
   __m128i r[n];
+  STRIDED_UNROLLED
   for (std::size_t i = 0; i < n; ++i)
     r[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + src_rows[i]));
   perfect_shuffle_128(r, [](__m128i a, __m128i b, __m128i& lo, __m128i& hi) {
@@ -44,6 +48,7 @@ void transpose_tile_sse2(const std::byte* src, const std::ptrdiff_t* src_rows, s
       hi = _mm_unpackhi_epi16(a, b);
     }
   });
+  STRIDED_UNROLLED
   for (std::size_t i = 0; i < n; ++i)
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + dst_rows[i]), r[i]);
 }
