@@ -531,11 +531,12 @@ TEST_CASE("strided copies walk a block of the smallest source strides", "[copy]"
     }
 }
 
-// Rows of 3 to 8 floats (and of 17 or 31 bytes) contiguous in both views fold into one element of
-// 12 to 32 bytes, which the strided loop copies with copy_small's two overlapping moves rather than
-// a memcpy call: source rows narrowed out of wider ones (one axis flipped), a row-major
-// destination, every level.
-TEST_CASE("strided copies of rows folded into 12- to 32-byte elements", "[copy]") {
+// Rows contiguous in both views fold into one element of their bytes, which the strided loop
+// copies by two overlapping moves of 2, 4, 8 or 16 bytes (elements of 3 to 32 bytes but the
+// fixed sizes) or by a memcpy call (over 32): every one of those classes, at both ends, from
+// source rows narrowed out of wider ones (one axis flipped), into a row-major destination, at
+// every level.
+TEST_CASE("strided copies of rows folded into elements of 3 to 40 bytes", "[copy]") {
   STRIDED_TEST_RANDOM_SEED(seed);
   const int levels = testable_levels();
   for (int level = 0; level < levels; ++level) {
@@ -544,8 +545,9 @@ TEST_CASE("strided copies of rows folded into 12- to 32-byte elements", "[copy]"
     struct Case {
       std::size_t es, row;  // element bytes, elements per folded row
     };
-    for (const Case c : {Case{4, 3}, Case{4, 5}, Case{4, 6}, Case{4, 7}, Case{4, 8}, Case{1, 17},
-                         Case{1, 31}, Case{2, 9}}) {
+    for (const Case c : {Case{1, 3}, Case{2, 3}, Case{1, 5}, Case{1, 7}, Case{1, 9}, Case{4, 3},
+                         Case{1, 15}, Case{1, 17}, Case{4, 5}, Case{4, 6}, Case{4, 7}, Case{1, 31},
+                         Case{4, 8}, Case{2, 9}, Case{1, 33}, Case{8, 5}}) {
       const std::vector<std::size_t> shape{7, 40, c.row};
       const auto pitch = static_cast<std::ptrdiff_t>(c.row + 1 + rng() % 3);  // padded rows
       CAPTURE(level, c.es, c.row, pitch);

@@ -1,5 +1,5 @@
-// The outer-loop walks of the copy kernels (copy/loops.hpp): for_each_index_ahead against a list
-// of every index's offsets built by plain nested counting.
+// The copy kernels' loops (copy/loops.hpp): for_each_index_ahead against a list of every index's
+// offsets built by plain nested counting, and the row fill against element-by-element copies.
 #include "strided/detail/copy/loops.hpp"
 
 #include <cstddef>
@@ -71,5 +71,28 @@ TEST_CASE("for_each_index_ahead visits every index and names the one `distance` 
       const bool leads = distance > 0 && n + distance < want.size();
       CHECK(got[n].ahead == (leads ? want[n + distance].src - want[n].src : 0));
     }
+  }
+}
+
+TEST_CASE("fill_row writes n copies of the element and nothing else", "[copy][loops]") {
+  // Every element size the switch names and two it does not, rows from empty to several 64-byte
+  // blocks (shorter than a block, whole blocks, a last block moved back), at every misalignment.
+  constexpr std::size_t guard = 80;
+  for (const std::size_t es : {1u, 2u, 4u, 8u, 3u, 16u}) {
+    std::vector<std::byte> elem(es);
+    for (std::size_t b = 0; b < es; ++b) elem[b] = static_cast<std::byte>(0xA0 + b);
+    for (std::size_t n = 0; n <= 200; ++n)
+      for (std::size_t misalign = 0; misalign < 8; ++misalign) {
+        CAPTURE(es, n, misalign);
+        std::vector<std::byte> row(guard + misalign + n * es + guard, std::byte{0x5C});
+        strided::detail::copy_impl::fill_row(elem.data(), row.data() + guard + misalign, n, es);
+        std::size_t wrong = 0;
+        for (std::size_t at = 0; at < row.size(); ++at) {
+          const std::size_t from = at - guard - misalign;  // wraps for the guard before the row
+          const bool inside = at >= guard + misalign && from < n * es;
+          wrong += row[at] != (inside ? elem[from % es] : std::byte{0x5C});
+        }
+        CHECK(wrong == 0);
+      }
   }
 }

@@ -115,49 +115,86 @@ inline void copy_small(std::byte* d, const std::byte* s, std::size_t n) noexcept
   }
 }
 
-template <std::size_t ES>
-inline void strided_row_fixed(const std::byte* s, std::ptrdiff_t ss, std::byte* d,
-                              std::ptrdiff_t ds, std::size_t n) noexcept {
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto k = static_cast<std::ptrdiff_t>(i);
-    std::memcpy(d + k * ds, s + k * ss, ES);
-  }
-}
+/// The strided loop's row: n elements along one axis. An element is Size bytes (Size > 0), else
+/// es bytes by two overlapping moves of Piece bytes (Piece <= es <= 2 Piece: no library call for
+/// rows folded into elements of 3 to 32 bytes), else (both 0) a memcpy call. The element size is
+/// resolved once per copy (with_strided_row), not per row: GCC hoists such a switch out of the
+/// row loops at -O3 only, and at -O2 rows of a few elements ran 1.5-2x slower.
+template <std::size_t Size, std::size_t Piece>
+struct StridedRow {
+  std::ptrdiff_t ss, ds;
+  std::size_t n, es;
 
-/// n elements of es bytes, any strides.
-inline void strided_row(const std::byte* s, std::ptrdiff_t ss, std::byte* d, std::ptrdiff_t ds,
-                        std::size_t n, std::size_t es) noexcept {
+  [[gnu::always_inline]] void operator()(const std::byte* s, std::byte* d) const noexcept {
+    // Locals: the stores go through std::byte*, which may alias *this, so members would be
+    // loaded again after every element.
+    const std::ptrdiff_t src_step = ss, dst_step = ds;
+    const std::size_t count = n, bytes = es;
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto k = static_cast<std::ptrdiff_t>(i);
+      copy_one(d + k * dst_step, s + k * src_step, bytes);
+    }
+  }
+
+ private:
+  [[gnu::always_inline]] static void copy_one(std::byte* d, const std::byte* s,
+                                              std::size_t bytes) noexcept {
+    if constexpr (Size > 0) {
+      std::memcpy(d, s, Size);
+    } else if constexpr (Piece > 0) {
+      std::memcpy(d, s, Piece);
+      std::memcpy(d + bytes - Piece, s + bytes - Piece, Piece);
+    } else {
+      std::memcpy(d, s, bytes);
+    }
+  }
+};
+
+/// Calls f(row) with the StridedRow that copies rows along `inner` of es-byte elements.
+template <class F>
+void with_strided_row(const PlanAxis& inner, std::size_t es, F&& f) {
+  auto with = [&]<std::size_t Size, std::size_t Piece>() {
+    f(StridedRow<Size, Piece>{inner.ss, inner.ds, inner.n, es});
+  };
   switch (es) {
     case 1:
-      return strided_row_fixed<1>(s, ss, d, ds, n);
+      return with.template operator()<1, 0>();
     case 2:
-      return strided_row_fixed<2>(s, ss, d, ds, n);
+      return with.template operator()<2, 0>();
     case 4:
-      return strided_row_fixed<4>(s, ss, d, ds, n);
+      return with.template operator()<4, 0>();
     case 8:
-      return strided_row_fixed<8>(s, ss, d, ds, n);
+      return with.template operator()<8, 0>();
     case 16:
-      return strided_row_fixed<16>(s, ss, d, ds, n);
+      return with.template operator()<16, 0>();
     default:
-      if (es <= 32) {  // rows folded into elements (3 floats: 12 bytes): no memcpy call each
-        for (std::size_t i = 0; i < n; ++i) {
-          const auto k = static_cast<std::ptrdiff_t>(i);
-          copy_small(d + k * ds, s + k * ss, es);
-        }
-        return;
-      }
-      for (std::size_t i = 0; i < n; ++i) {
-        const auto k = static_cast<std::ptrdiff_t>(i);
-        std::memcpy(d + k * ds, s + k * ss, es);
-      }
+      if (es <= 4) return with.template operator()<0, 2>();
+      if (es <= 8) return with.template operator()<0, 4>();
+      if (es <= 16) return with.template operator()<0, 8>();
+      if (es <= 32) return with.template operator()<0, 16>();
+      return with.template operator()<0, 0>();
   }
 }
 
+/// n copies of the U at s, written a 64-byte block of copies at a time: a memcpy of constant size
+/// is vector stores at every optimisation level, while GCC vectorises a loop of element stores at
+/// -O3 only (at -O2 broadcast rows were 2-4x slower). The last block is moved back to end at the
+/// row's end, rewriting copies already written with the same value.
 template <class U>
 inline void fill_row_typed(const std::byte* s, std::byte* d, std::size_t n) noexcept {
+  constexpr std::size_t block_bytes = 64, per_block = block_bytes / sizeof(U);
   U v;
   std::memcpy(&v, s, sizeof(U));
-  for (std::size_t i = 0; i < n; ++i) std::memcpy(d + i * sizeof(U), &v, sizeof(U));
+  if (n < per_block) {
+    for (std::size_t i = 0; i < n; ++i) std::memcpy(d + i * sizeof(U), &v, sizeof(U));
+    return;
+  }
+  std::array<U, per_block> block;
+  block.fill(v);
+  const std::size_t bytes = n * sizeof(U);
+  for (std::size_t at = 0; at + block_bytes <= bytes; at += block_bytes)
+    std::memcpy(d + at, block.data(), block_bytes);
+  if (bytes % block_bytes != 0) std::memcpy(d + bytes - block_bytes, block.data(), block_bytes);
 }
 
 /// n contiguous copies of the es-byte element at s.
@@ -172,6 +209,7 @@ inline void fill_row(const std::byte* s, std::byte* d, std::size_t n, std::size_
     case 8:
       return fill_row_typed<std::uint64_t>(s, d, n);
     default: {
+      if (n == 0) return;
       // Doubling: each memcpy copies everything written so far (regions never overlap).
       std::memcpy(d, s, es);
       std::size_t done = 1;
@@ -261,10 +299,9 @@ inline void run_strided(const PlanNest& p) {
   const std::size_t nb = strided_block_axes(p, block_axes);
   if (nb == 0) {  // the destination's order: no table between the odometer and the rows
     const PlanLoops o = outer_axes(p, 1);
-    for_each_index(o, p.src + p.src_offset, p.dst + p.dst_offset,
-                   [inner, es](const std::byte* s, std::byte* d) {
-                     strided_row(s, inner.ss, d, inner.ds, inner.n, es);
-                   });
+    with_strided_row(inner, es, [&](auto copy_row) {
+      for_each_index(o, p.src + p.src_offset, p.dst + p.dst_offset, copy_row);
+    });
     return;
   }
   std::array<bool, plan_max_rank> in_block{};
@@ -285,11 +322,13 @@ inline void run_strided(const PlanNest& p) {
     dst_row[rows] = row.offset(dst_operand);
     ++rows;
   } while (row.next());
-  for_each_index(o, p.src + p.src_offset, p.dst + p.dst_offset,
-                 [&src_row, &dst_row, rows, inner, es](const std::byte* s, std::byte* d) {
-                   for (std::size_t r = 0; r < rows; ++r)
-                     strided_row(s + src_row[r], inner.ss, d + dst_row[r], inner.ds, inner.n, es);
-                 });
+  with_strided_row(inner, es, [&](auto copy_row) {
+    for_each_index(o, p.src + p.src_offset, p.dst + p.dst_offset,
+                   [&](const std::byte* s, std::byte* d) {
+                     for (std::size_t r = 0; r < rows; ++r)
+                       copy_row(s + src_row[r], d + dst_row[r]);
+                   });
+  });
 }
 
 }  // namespace strided::detail::copy_impl
