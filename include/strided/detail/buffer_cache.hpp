@@ -17,20 +17,14 @@
 #endif
 
 #include "strided/detail/parallel/fork.hpp"
+#include "strided/detail/sanitizers.hpp"
 
 // The cache hides use-after-free from AddressSanitizer (a freed block stays addressable) and
 // uninitialised reads from MemorySanitizer (a reused block keeps its old shadow), so it is compiled
 // out under both, and when the user defines STRIDED_NO_BUFFER_CACHE.
-#if defined(STRIDED_NO_BUFFER_CACHE) || defined(__SANITIZE_ADDRESS__) || \
-    defined(__SANITIZE_HWADDRESS__)
+#if defined(STRIDED_NO_BUFFER_CACHE) || defined(STRIDED_DETAIL_ASAN) || defined(STRIDED_DETAIL_MSAN)
 #define STRIDED_DETAIL_BUFFER_CACHE 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(hwaddress_sanitizer) || \
-    __has_feature(memory_sanitizer)
-#define STRIDED_DETAIL_BUFFER_CACHE 0
-#endif
-#endif
-#if !defined(STRIDED_DETAIL_BUFFER_CACHE)
+#else
 #define STRIDED_DETAIL_BUFFER_CACHE 1
 #endif
 

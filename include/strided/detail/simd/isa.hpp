@@ -12,6 +12,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "strided/detail/sanitizers.hpp"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #define STRIDED_X86 1
@@ -29,14 +31,7 @@
 // may not grow the code), which made the transposes three times slower at -O2. Not under
 // AddressSanitizer: clang 14 then instruments the unrolled arrays and took 20x longer (a TU with
 // one contiguous() call: 25 s -> 490 s, 1.5 GB) and warns of loops it could not unroll.
-#if defined(__SANITIZE_ADDRESS__)
-#define STRIDED_ASAN_BUILD 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define STRIDED_ASAN_BUILD 1
-#endif
-#endif
-#if defined(__GNUC__) && !defined(STRIDED_ASAN_BUILD)
+#if defined(__GNUC__) && !defined(STRIDED_DETAIL_ASAN)
 #define STRIDED_UNROLLED _Pragma("GCC unroll 64")
 #else
 #define STRIDED_UNROLLED
