@@ -272,6 +272,40 @@ TEST_CASE("f is called exactly once per output element", "[map][zip_with]") {
   CHECK(calls == a.numel());
 }
 
+// The row loop runs in blocks of a 64-byte line of output, then the remainder: every length
+// around the blocks, inputs dense or broadcast (Mask), and nothing written past the row.
+template <unsigned Mask, class R, class A, class B>
+void check_dense_row() {
+  constexpr std::size_t block = strided::detail::zip::row_block<R>;
+  std::vector<A> a(4 * block + 2);
+  std::vector<B> b(4 * block + 2);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = static_cast<A>(i % 97 + 1);
+    b[i] = static_cast<B>(i % 89 + 2);
+  }
+  auto f = [](A x, B y) { return static_cast<R>(x * 3 - y); };
+  for (std::size_t n = 0; n <= 3 * block + 1; ++n) {
+    std::vector<R> out(n + 1, R{7});
+    strided::detail::zip::dense_row<Mask>(f, out.data(), n, a.data(), b.data());
+    for (std::size_t i = 0; i < n; ++i) {
+      const A x = (Mask & 1u) != 0 ? a[0] : a[i];
+      const B y = (Mask & 2u) != 0 ? b[0] : b[i];
+      INFO("n " << n << " i " << i << " mask " << Mask);
+      REQUIRE(out[i] == f(x, y));
+    }
+    CHECK(out[n] == R{7});
+  }
+}
+
+TEST_CASE("the row loop: lengths around its blocks, dense and broadcast inputs", "[map]") {
+  check_dense_row<0u, float, float, float>();
+  check_dense_row<1u, float, float, float>();
+  check_dense_row<2u, double, double, float>();
+  check_dense_row<3u, double, double, double>();
+  check_dense_row<0u, std::uint8_t, std::uint8_t, std::uint8_t>();
+  check_dense_row<2u, std::int16_t, std::int16_t, std::int32_t>();
+}
+
 TEST_CASE("an output too large to allocate is allocation_failed before f runs", "[map][errors]") {
   bool called = false;
   const auto huge = Tensor<float>::scalar(1.0f).broadcast_to({std::size_t{1} << 62}).value();

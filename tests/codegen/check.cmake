@@ -7,7 +7,9 @@
 #   - transpose_few_rows (through few_rows_band) calls nothing but the micro-kernel, through its
 #     pointer, and the C library's mem* functions: GCC -O2 kept its per-tile lambda out of line
 #     (2x slower);
-#   - on x86, prefetch_two_lines issues its two prefetches (GCC -O2 deleted them).
+#   - on x86, prefetch_two_lines issues its two prefetches (GCC -O2 deleted them);
+#   - map / zip_with's row loop (map_row_add, float x + y) holds packed adds at -O2 and -O3 (GCC
+#     -O2 left the plain loop scalar); -Os is not asked to vectorise.
 #   cmake -D COMPILER=... -D OPT=-O2 -D INCLUDE=... -D SOURCE=.../kernels.cpp -D OUT=file.s
 #         -D X86=ON|OFF -P check.cmake   (X86: the compiler targets x86, where prefetches are issued)
 execute_process(COMMAND "${COMPILER}" -std=c++20 "${OPT}" -DNDEBUG -S "-I${INCLUDE}" "${SOURCE}"
@@ -26,6 +28,7 @@ set(kernels 0)
 set(scalar_kernels 0)
 set(bands 0)
 set(prefetches 0)
+set(packed_adds 0)
 set(failures "")
 foreach(line IN LISTS lines)
   if(line MATCHES "^([A-Za-z_][A-Za-z0-9_.$]*):")
@@ -55,6 +58,9 @@ foreach(line IN LISTS lines)
     endif()
   elseif(function MATCHES "prefetch_two_lines" AND line MATCHES "^[ \t]+prefetcht0[ \t]")
     math(EXPR prefetches "${prefetches} + 1")
+  elseif(function MATCHES "map_row_add|dense_row" AND
+         line MATCHES "^[ \t]+(v?addps[ \t]|fadd[ \t]+v[0-9]+\\.4s)")
+    math(EXPR packed_adds "${packed_adds} + 1")
   endif()
 endforeach()
 
@@ -68,5 +74,9 @@ endif()
 if(X86 AND NOT prefetches EQUAL 2)
   message(FATAL_ERROR "at ${OPT}, prefetch_two_lines issues ${prefetches} prefetches, not 2")
 endif()
+if(NOT OPT STREQUAL "-Os" AND packed_adds EQUAL 0)
+  message(FATAL_ERROR "at ${OPT}, the map / zip_with row loop (map_row_add) is not vectorised")
+endif()
 message(STATUS "ok at ${OPT}: ${kernels} SIMD micro-kernels straight-line, ${scalar_kernels} "
-               "scalar ones unrolled, the band inlined, ${prefetches} prefetches")
+               "scalar ones unrolled, the band inlined, ${prefetches} prefetches, "
+               "${packed_adds} packed adds in the map row")
