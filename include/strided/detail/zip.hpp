@@ -7,7 +7,7 @@
 // (contiguous, or its innermost stride is 0 or 1 and runs are long) or first copied into a
 // contiguous scratch block by the copy engine (transposes, negative and odd strides: the copy
 // engine's tiled kernels beat a strided loop). What is left is a loop nest whose innermost loop
-// is a plain loop over `out[i] = f(a[i], b, ...)` that the compiler vectorises.
+// is `out[i] = f(a[i], b, ...)` (dense_row), written so that the compiler vectorises it.
 #pragma once
 
 #include <algorithm>
