@@ -22,6 +22,7 @@
 #include "strided/detail/chunk_grid.hpp"
 #include "strided/detail/copy/copy.hpp"
 #include "strided/detail/odometer.hpp"
+#include "strided/detail/parallel/pool.hpp"
 #include "strided/shape.hpp"
 
 namespace strided::detail::zip {
@@ -49,9 +50,10 @@ struct Access<T, true> {
   const T& operator[](std::size_t) const noexcept { return v; }
 };
 
-/// Elements per block of dense_row: a 64-byte line of the output.
+/// Elements per block of dense_row: a cache line of the output.
 template <class R>
-inline constexpr std::size_t row_block = sizeof(R) < 64 ? 64 / sizeof(R) : 1;
+inline constexpr std::size_t row_block = sizeof(R) < cache_line_bytes ? cache_line_bytes / sizeof(R)
+                                                                      : 1;
 
 /// out[i] = f(in[i]...) for i < n, the inputs whose bit is set in Mask broadcast (read once).
 /// The loop the compiler vectorises. In blocks of a constant count, with `out` restrict (map and
@@ -63,6 +65,8 @@ void dense_row_of(F& f, R* __restrict out, std::size_t n, std::index_sequence<I.
                   const T*... in) {
   const std::tuple<Access<T, ((Mask >> I) & 1u) != 0>...> arg{
       Access<T, ((Mask >> I) & 1u) != 0>{in}...};
+  // Both loops store through `out` itself: a lambda doing the store (captured by reference) loses
+  // the restrict, and GCC -O2 then leaves the blocks scalar (codegen.kernels-O2 fails).
   constexpr std::size_t block = row_block<R>;
   std::size_t i = 0;
   for (; i + block <= n; i += block)
