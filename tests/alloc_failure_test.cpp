@@ -12,6 +12,7 @@
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 #endif
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -313,6 +314,35 @@ TEST_CASE("allocation failure: views, copy_to and casts with rank > inline_rank"
   // An error whose context holds the rank-10 shape.
   CHECK_EVERY_K([&] { return expect_error(t.transpose(0, 10), ShapeErrorKind::axis_out_of_range); },
                 kResult);
+}
+
+// A large transpose of 2-byte elements goes through a BlockStage (copy/transpose.hpp, streaming
+// forced here); when its buffers cannot be had, it runs unstaged, with the same result.
+TEST_CASE("allocation failure: a staged transpose runs unstaged without its buffers", "[alloc]") {
+  constexpr std::size_t rows = 260, cols = 300;  // both over the stage's 256 two-byte elements
+  std::vector<std::uint16_t> values(rows * cols), want(rows * cols), out(rows * cols);
+  for (std::size_t k = 0; k < values.size(); ++k) values[k] = static_cast<std::uint16_t>(k * 7);
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) want[c * rows + r] = values[r * cols + c];
+  const Tensor<std::uint16_t> t =
+      Tensor<std::uint16_t>::from_vector(std::move(values), {rows, cols})
+          .value()
+          .transpose(0, 1)
+          .value();
+  const auto copy = [&] {
+    std::fill(out.begin(), out.end(), std::uint16_t{0});
+    const Outcome o = classify(t.copy_to(out));
+    return o == Outcome::ok && out != want ? Outcome::other_error : o;
+  };
+  const Report plain = every_k(copy, kResult);  // in cache: not staged
+  const strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
+  const Report staged = every_k(copy, kResult);
+  CHECK(plain.wrong.empty());
+  CHECK(staged.wrong.empty());
+  // The stage is one allocation more, where there are lanes kernels to stage for, and its
+  // failure is not reported: the copy runs unstaged.
+  const bool lanes = STRIDED_X86 && strided::detail::copy_impl::can_stream();
+  CHECK(staged.allocations == plain.allocations + (lanes ? 1 : 0));
 }
 
 TEST_CASE("allocation failure: scalar, contiguous, to_vector, host_slice throw bad_alloc",

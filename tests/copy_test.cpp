@@ -279,6 +279,41 @@ TEST_CASE("transposes longer than the offset tables, at every ISA level", "[copy
   });
 }
 
+// Streamed transposes of 1- and 2-byte elements whose sides fill a BlockStage (512 bytes each way)
+// go through it (transpose.hpp, stages_blocks): sides around multiples of the stage, rows a power
+// of two apart or not, destinations on a line or 8 bytes past one (B's rows then stream with a
+// head and tail), and a batch of them.
+TEST_CASE("transposes through the block stage, at every ISA level", "[copy]") {
+  STRIDED_TEST_RANDOM_SEED(seed);
+  std::mt19937_64 rng(seed);
+  const strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
+  const int levels = testable_levels();
+  for (int level = 0; level < levels; ++level) {
+    strided::detail::ScopedIsa isa(static_cast<strided::detail::Isa>(level));
+    for (std::size_t es : {std::size_t{1}, std::size_t{2}}) {
+      const std::size_t side = strided::detail::copy_impl::stage_side_bytes / es;
+      for (const std::size_t rows : {side, side + 1 + rng() % side, 2 * side + 7})
+        for (const std::size_t used : {side, 2 * side - 1 - rng() % 16}) {
+          const std::size_t ld = rng() % 2 == 0 ? 4096 / es : used + rng() % 9;
+          const std::size_t skew = rng() % 2 == 0 ? 0 : 8;
+          CAPTURE(level, es, rows, used, ld, skew);
+          require_transpose_matches(rng, used, rows, std::max(ld, used), rows + rng() % 3, es,
+                                    skew);
+        }
+      // Three transposes of side + 3 rows by side + 5 elements, one after another.
+      const std::size_t b = 3, r = side + 3, u = side + 5;
+      const std::vector<std::size_t> shape{b, u, r};
+      View src, dst;
+      src.strides = {static_cast<std::ptrdiff_t>(r * u), 1, static_cast<std::ptrdiff_t>(u)};
+      src.bytes.resize(b * r * u * es);
+      dst.strides = {static_cast<std::ptrdiff_t>(u * r), static_cast<std::ptrdiff_t>(r), 1};
+      dst.bytes.resize(b * u * r * es);
+      CAPTURE(level, es);
+      require_copy_matches(rng, shape, es, src, dst);
+    }
+  }
+}
+
 // Source rows 4 or 8 KiB apart put every row of a tile in one L1 set: the 1- and 2-byte kernels
 // then read their rows through an L1 buffer (transpose.hpp, rows_share_l1_sets), and streamed
 // macro-tiles run 4 KiB along the source rows. Both, with ragged edges, streamed and not; rows

@@ -1,7 +1,7 @@
 // What the transpose macro-kernel decides once per plan (copy/transpose.hpp, schedule_transpose):
 // the buffered kernels for source rows that share L1 sets, the macro-tiles' side along the
-// source rows, the realign buffer, and how far ahead small tiles prefetch. The copies themselves
-// are compared with the reference in copy_test.
+// source rows, the realign buffer, the block stage, and how far ahead small tiles prefetch. The
+// copies themselves are compared with the reference in copy_test.
 #include "strided/detail/copy/transpose.hpp"
 
 #include <cstddef>
@@ -79,12 +79,14 @@ TEST_CASE("tiles whose source rows share an L1 set take the buffered kernels", "
 TEST_CASE("streamed transposes run macro-tiles a page along the source rows", "[transpose]") {
   at_every_level_and_size([](int level, std::size_t es, std::byte* aligned) {
     const strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
-    const std::size_t n = 8192 / es, page = 4096 / es, plain = 256;
-    const TransposeSchedule streamed = schedule(es, n, n, n, n, aligned);
+    // 128 source rows: fewer than a BlockStage's side for 1- and 2-byte elements.
+    const std::size_t n = 8192 / es, page = 4096 / es, plain = 256, rows = 128;
+    const TransposeSchedule streamed = schedule(es, rows, n, n, n, aligned);
+    CHECK_FALSE(streamed.block_staged);
     CHECK(streamed.bi_max == (streamed.stream ? std::max(page, plain) : plain));
     if (level > 0) CHECK(streamed.stream == strided::detail::copy_impl::can_stream());
     // A destination 8 bytes off a line cannot stream straight from the kernel.
-    CHECK_FALSE(schedule(es, n, n, n, n, aligned + 8).stream);
+    CHECK_FALSE(schedule(es, rows, n, n, n, aligned + 8).stream);
   });
 }
 
@@ -92,17 +94,18 @@ TEST_CASE("streamed transposes into rows off a line go through the realign buffe
   at_every_level_and_size([](int, std::size_t es, std::byte* aligned) {
     // x86 vector levels: every kernel below writes a whole line per destination row and tile.
     const bool streams = strided::detail::copy_impl::can_stream();
-    const std::size_t n = 8192 / es, plain = 256;
+    // 128 source rows (J): fewer than a BlockStage's side for 1- and 2-byte elements.
+    const std::size_t n = 8192 / es, plain = 256, j = 128;
     const std::size_t rows = std::max(plain, std::min(4096 / es, std::size_t{1024}));
     const strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
     // The first row 8 bytes off a line; rows a line apart, or 8 bytes past (every row off).
     for (const std::size_t ldd : {n, n + 8 / es}) {
-      const TransposeSchedule off = schedule(es, n, n, n, ldd, aligned + 8);
+      const TransposeSchedule off = schedule(es, j, n, n, ldd, aligned + 8);
       CHECK(off.walk.realign == streams);
       CHECK(off.bi_max == (streams ? rows : plain));
     }
     // Rows that start on a line stream straight from the kernel.
-    const TransposeSchedule on = schedule(es, n, n, n, n, aligned);
+    const TransposeSchedule on = schedule(es, j, n, n, n, aligned);
     CHECK_FALSE(on.walk.realign);
     CHECK(on.stream == streams);
     // 20 source rows: the 1- and 2-byte kernels that fit write 16 or 32 bytes per row and tile,
@@ -110,7 +113,38 @@ TEST_CASE("streamed transposes into rows off a line go through the realign buffe
     CHECK(schedule(es, 20, n, n, 20 + 8 / es, aligned + 8).walk.realign == (streams && es >= 4));
     // Below the stream threshold nothing streams, aligned or not.
     const strided::detail::copy_impl::ScopedStreamThreshold none(std::size_t{1} << 40);
-    CHECK_FALSE(schedule(es, n, n, n, n + 8 / es, aligned + 8).walk.realign);
+    CHECK_FALSE(schedule(es, j, n, n, n + 8 / es, aligned + 8).walk.realign);
+  });
+}
+
+TEST_CASE("large transposes of 1- and 2-byte elements go through a block stage", "[transpose]") {
+  at_every_level_and_size([](int level, std::size_t es, std::byte* aligned) {
+    using strided::detail::copy_impl::stage_side_bytes;
+    // The lanes kernels (tiles of 64 or 32 source rows): x86 vector levels, 1 and 2 bytes.
+    const bool lanes = STRIDED_X86 && level > 0 && es <= 2;
+    const std::size_t side = stage_side_bytes / es, n = 8192 / es;
+    const strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
+    std::byte* off = aligned + 8;  // every destination row 8 bytes past a line
+    const TransposeSchedule staged = schedule(es, n, n, n, n, off);
+    CHECK(staged.block_staged == lanes);
+    if (lanes) {
+      CHECK(staged.stream);  // B's rows, with a plain head and tail
+      CHECK(staged.bi_max == side);
+      CHECK(staged.bj_max == side);
+    }
+    // Rows on lines: u8 is staged, u16 streams straight from the kernel.
+    CHECK(schedule(es, n, n, n, n, aligned).block_staged == (lanes && es == 1));
+    // Both sides must fill a stage.
+    CHECK(schedule(es, side, side, side, side, off).block_staged == lanes);
+    CHECK_FALSE(schedule(es, side - 1, n, n, n, off).block_staged);
+    CHECK_FALSE(schedule(es, n, side - 1, n, n, off).block_staged);
+    // Batches of them too (the stage is reused by every outer index).
+    const auto nn = static_cast<std::ptrdiff_t>(n);
+    CHECK(schedule_of({3, n, n}, {nn * nn, 1, nn}, {nn * nn, nn, 1}, es, off).block_staged ==
+          lanes);
+    // In the caches (below the stream threshold) nothing is staged.
+    const strided::detail::copy_impl::ScopedStreamThreshold none(std::size_t{1} << 40);
+    CHECK_FALSE(schedule(es, n, n, n, n, off).block_staged);
   });
 }
 

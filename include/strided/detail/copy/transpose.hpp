@@ -4,8 +4,9 @@
 // source-contiguous group I (i_axes), and the outer axes. For each outer index the I x J
 // problem is a 2-D transpose in which I is contiguous in the source and J in the destination;
 // it is cut into macro-tiles (see max_block), each cut into WJ x WI register tiles handled by a
-// SIMD micro-kernel. Row offsets of a macro-tile come from small tables built per tile, so
-// groups may span several axes (rank-22 permutes) at no cost to the 2-D case.
+// SIMD micro-kernel; out of cache, the macro-tiles of 1- and 2-byte elements go through two
+// L2-resident buffers (stages_blocks). Row offsets of a macro-tile come from small tables built
+// per tile, so groups may span several axes (rank-22 permutes) at no cost to the 2-D case.
 #pragma once
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "strided/detail/copy/block_stage.hpp"
 #include "strided/detail/copy/loops.hpp"
 #include "strided/detail/copy/plan.hpp"
 #include "strided/detail/copy/realign.hpp"
@@ -31,7 +33,8 @@ inline constexpr std::size_t max_block = 256;
 inline constexpr std::size_t max_j_block = 512;
 
 /// Along I, a streamed transpose's macro-tiles run 4 KiB of each source row (a page; 4096 u8,
-/// 2048 bf16, 1024 f32, 512 f64 elements). Streaming stores write whole aligned lines, so no
+/// 2048 bf16, 1024 f32, 512 f64 elements; u8 and bf16 only when a side is too short for a
+/// BlockStage, which the figures below predate). Streaming stores write whole aligned lines, so no
 /// destination line waits half written for the next macro-tile, and longer runs along the source
 /// rows pay: bf16 4096 x 4096 1.9x -> 1.4x memcpy, u8 8192 x 8192 1.8x -> 1.5x. Without streaming
 /// (misaligned rows) the lines a macro-tile leaves half written at its J edges wait 16 times
@@ -256,6 +259,25 @@ inline void transpose_staged_tile(const std::byte* s, const std::ptrdiff_t* src_
   transpose_band(s, src_j, d, dst_i, 0, il, jl, bj, es);
 }
 
+/// One bi x bj macro-tile through a BlockStage: its source rows copied into A a row run at a
+/// time, A transposed into B, B's rows written out whole (streamed when `stream`).
+inline void transpose_block_staged(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
+                                   const std::ptrdiff_t* dst_i, std::size_t bi, std::size_t bj,
+                                   std::size_t es, simd::TileKernel k, bool stream,
+                                   const BlockStage& stage) {
+  std::byte* a = stage.a();
+  std::byte* b = stage.b();
+  const std::ptrdiff_t* rows = stage.rows();
+  for (std::size_t r = 0; r < bj; ++r) std::memcpy(a + rows[r], s + src_j[r], bi * es);
+  transpose_macro_tile(a, rows, b, rows, bi, bj, es, k);
+  for (std::size_t c = 0; c < bi; ++c) {
+    if (stream)
+      stream_copy(d + dst_i[c], b + rows[c], bj * es);
+    else
+      std::memcpy(d + dst_i[c], b + rows[c], bj * es);
+  }
+}
+
 /// The plan's axes as the transpose walks them: the two groups and the outer axes.
 struct TransposeAxes {
   Group j;  // destination-contiguous: a macro-tile's source rows
@@ -312,8 +334,9 @@ inline bool short_rows_first(const Group& gi, std::size_t es) noexcept {
 /// Everything run_transpose decides once per plan, before any tile moves.
 struct TransposeSchedule {
   simd::TileKernel kernel;
-  bool staged = false;  // macro-tiles go through an L1 buffer of whole lines (staged tile)
-  bool stream = false;  // destination lines are written with streaming stores
+  bool staged = false;        // macro-tiles go through an L1 buffer of whole lines (staged tile)
+  bool stream = false;        // destination lines are written with streaming stores
+  bool block_staged = false;  // macro-tiles go through a BlockStage (stages_blocks)
   std::size_t bi_max = max_block;     // macro-tile side along I
   std::size_t bj_max = max_j_block;   // macro-tile side along J
   TileWalk walk;                      // how a non-staged macro-tile walks its register tiles
@@ -326,10 +349,34 @@ struct TransposeSchedule {
 /// 1.7-2.0 two indices on, 2.1 one on, 1.8-2.0 three or four on.
 inline constexpr std::size_t outer_prefetch_distance = 2;
 
-inline TransposeSchedule schedule_transpose(const PlanNest& p, const TransposeAxes& t) noexcept {
+/// Whether a transpose with kernel `k` goes through a BlockStage: when it is large enough to
+/// stream (out of the caches), its kernel's tiles span 32 or 64 source rows (the lanes kernels of
+/// 1- and 2-byte elements), both sides fill a stage, and, for 2-byte elements, the destination
+/// rows do not all start on a line. One thread, x memcpy, avx512 / avx2, Zen 5
+/// (docs/performance.md, "The transpose kernel"): u8 8192^2 3.4-3.6 -> 2.1-2.2 / 3.5 -> 1.9-2.2,
+/// 6000^2 4.3 -> 2.3 / 4.8 -> 2.8, 8200^2 3.4 -> 2.1; u16 6000^2 3.6 -> 1.9 / 4.0 -> 2.3,
+/// 4100^2 2.8-3.2 -> 2.2. With rows on lines, u16 streams straight from the kernel at least as
+/// fast (4096^2: 1.9-2.1 -> 2.0-2.2). Tiles of 16 rows or fewer (4- and 8-byte elements) went
+/// 1.1-1.8x slower staged, and so did u8 transposes that fit in L3 (1000^2, 3000^2): staging
+/// pays only where memory, not the caches, serves the rows.
+inline bool stages_blocks(const PlanNest& p, const TransposeAxes& t, simd::TileKernel k) noexcept {
+  const std::size_t es = p.elem_size, side = stage_side_bytes / es;
+  const bool lanes = k.wj >= 32 && k.wj * es == line;
+  return lanes && streams(p) && t.i.extent >= side && t.j.extent >= side &&
+         (es == 1 || !rows_aligned(p, t, line));
+}
+
+/// The schedule of a transpose; `may_stage_blocks` false when a BlockStage could not be had.
+inline TransposeSchedule schedule_transpose(const PlanNest& p, const TransposeAxes& t,
+                                            bool may_stage_blocks = true) noexcept {
   const std::size_t es = p.elem_size;
   TransposeSchedule sc;
   sc.kernel = simd::tile_kernel(es, t.i.extent, t.j.extent);
+  if (may_stage_blocks && stages_blocks(p, t, sc.kernel)) {
+    sc.block_staged = sc.stream = true;  // stream_copy writes B's rows, aligned or not
+    sc.bi_max = sc.bj_max = stage_side_bytes / es;
+    return sc;
+  }
   const std::size_t row_bytes = sc.kernel.wj * es;  // what one destination row store writes
   sc.staged = sc.kernel.wi == sc.kernel.wj && row_bytes < line && line % row_bytes == 0 &&
               std::min(t.i.extent, t.j.extent) >= line / es;
@@ -390,14 +437,18 @@ class TileOffsets {
                                                     const TransposeAxes& t,
                                                     const TransposeSchedule& sc, std::size_t es,
                                                     TileOffsets<true, max_j_block>& src_j,
-                                                    TileOffsets<false, max_i_block>& dst_i) {
+                                                    TileOffsets<false, max_i_block>& dst_i,
+                                                    const BlockStage* stage) {
   for (std::size_t jb = 0; jb < t.j.extent; jb += sc.bj_max) {
     const std::size_t bj = std::min(sc.bj_max, t.j.extent - jb);
     const std::ptrdiff_t* tj = src_j.tile(jb, bj);
     for (std::size_t ib = 0; ib < t.i.extent; ib += sc.bi_max) {
       const std::size_t bi = std::min(sc.bi_max, t.i.extent - ib);
       const std::ptrdiff_t* ti = dst_i.tile(ib, bi);
-      if (sc.staged)
+      if (sc.block_staged)
+        transpose_block_staged(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, sc.kernel, sc.stream,
+                               *stage);
+      else if (sc.staged)
         transpose_staged_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, sc.kernel, sc.stream);
       else
         transpose_macro_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, sc.kernel, sc.walk);
@@ -431,6 +482,8 @@ inline void run_transpose(const PlanNest& p, const TransposeGroups& g) {
   TransposeSchedule sc = schedule_transpose(p, t);
   TileOffsets<true, max_j_block> src_j(t.j);
   TileOffsets<false, max_i_block> dst_i(t.i);
+  const BlockStage stage(sc.block_staged);
+  if (sc.block_staged && stage.empty()) sc = schedule_transpose(p, t, false);
   const RealignBuffer buffer(sc.walk.realign ? sc.bi_max : 0);
   sc.walk.realign = sc.walk.realign && !buffer.empty();
   for_each_index_ahead(t.outer, p.src + p.src_offset, p.dst + p.dst_offset, sc.prefetch_distance,
@@ -440,7 +493,7 @@ inline void run_transpose(const PlanNest& p, const TransposeGroups& g) {
                            transpose_outer_index_realigned(s0, d0, t, sc, p.elem_size, src_j, dst_i,
                                                            buffer);
                          else
-                           transpose_outer_index(s0, d0, t, sc, p.elem_size, src_j, dst_i);
+                           transpose_outer_index(s0, d0, t, sc, p.elem_size, src_j, dst_i, &stage);
                        });
   if (sc.stream || sc.walk.realign) stream_fence();
 }
