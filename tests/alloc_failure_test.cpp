@@ -30,6 +30,7 @@
 #include "strided/batch.hpp"
 #include "strided/io/npy.hpp"
 #include "strided/map.hpp"
+#include "strided/parallel.hpp"
 #include "strided/tensor.hpp"
 #if defined(STRIDED_HAVE_NLOHMANN_JSON)
 #include "strided/io/safetensors.hpp"
@@ -316,27 +317,30 @@ TEST_CASE("allocation failure: views, copy_to and casts with rank > inline_rank"
                 kResult);
 }
 
-// A large transpose of 2-byte elements goes through a BlockStage (copy/transpose.hpp, streaming
-// forced here); when its buffers cannot be had, it runs unstaged, with the same result.
+// A large transpose of bytes goes through a BlockStage (copy/transpose.hpp, streaming forced
+// here); when its buffers cannot be had, it runs unstaged, with the same result. One thread, so
+// that the copy is a single serial one (no pool to allocate).
 TEST_CASE("allocation failure: a staged transpose runs unstaged without its buffers", "[alloc]") {
-  constexpr std::size_t rows = 260, cols = 300;  // both over the stage's 256 two-byte elements
-  std::vector<std::uint16_t> values(rows * cols), want(rows * cols), out(rows * cols);
-  for (std::size_t k = 0; k < values.size(); ++k) values[k] = static_cast<std::uint16_t>(k * 7);
+  constexpr std::size_t rows = 520, cols = 530;  // both over the stage's 512 bytes
+  std::vector<std::uint8_t> values(rows * cols), want(rows * cols), out(rows * cols);
+  for (std::size_t k = 0; k < values.size(); ++k) values[k] = static_cast<std::uint8_t>(k * 7);
   for (std::size_t r = 0; r < rows; ++r)
     for (std::size_t c = 0; c < cols; ++c) want[c * rows + r] = values[r * cols + c];
-  const Tensor<std::uint16_t> t =
-      Tensor<std::uint16_t>::from_vector(std::move(values), {rows, cols})
-          .value()
-          .transpose(0, 1)
-          .value();
+  const Tensor<std::uint8_t> t = Tensor<std::uint8_t>::from_vector(std::move(values), {rows, cols})
+                                     .value()
+                                     .transpose(0, 1)
+                                     .value();
   const auto copy = [&] {
-    std::fill(out.begin(), out.end(), std::uint16_t{0});
+    std::fill(out.begin(), out.end(), std::uint8_t{0});
     const Outcome o = classify(t.copy_to(out));
     return o == Outcome::ok && out != want ? Outcome::other_error : o;
   };
+  const std::size_t threads = strided::num_threads();
+  strided::set_num_threads(1);
   const Report plain = every_k(copy, kResult);  // in cache: not staged
   const strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
   const Report staged = every_k(copy, kResult);
+  strided::set_num_threads(threads);
   CHECK(plain.wrong.empty());
   CHECK(staged.wrong.empty());
   // The stage is one allocation more, where there are lanes kernels to stage for, and its

@@ -351,19 +351,24 @@ inline constexpr std::size_t outer_prefetch_distance = 2;
 
 /// Whether a transpose with kernel `k` goes through a BlockStage: when it is large enough to
 /// stream (out of the caches), its kernel's tiles span 32 or 64 source rows (the lanes kernels of
-/// 1- and 2-byte elements), both sides fill a stage, and, for 2-byte elements, the destination
-/// rows do not all start on a line. One thread, x memcpy, avx512 / avx2, Zen 5
-/// (docs/performance.md, "The transpose kernel"): u8 8192^2 3.4-3.6 -> 2.1-2.2 / 3.5 -> 1.9-2.2,
-/// 6000^2 4.3 -> 2.3 / 4.8 -> 2.8, 8200^2 3.4 -> 2.1; u16 6000^2 3.6 -> 1.9 / 4.0 -> 2.3,
-/// 4100^2 2.8-3.2 -> 2.2. With rows on lines, u16 streams straight from the kernel at least as
-/// fast (4096^2: 1.9-2.1 -> 2.0-2.2). Tiles of 16 rows or fewer (4- and 8-byte elements) went
-/// 1.1-1.8x slower staged, and so did u8 transposes that fit in L3 (1000^2, 3000^2): staging
-/// pays only where memory, not the caches, serves the rows.
+/// 1- and 2-byte elements) and both sides fill a stage; for 2-byte elements only at avx512 and
+/// when the destination rows do not all start on a line. One thread, x memcpy, Zen 5, unstaged ->
+/// staged (docs/performance.md, "The transpose kernel"): u8 8192^2 3.3-3.4 -> 1.9-2.4 (avx512),
+/// 3.3-3.4 -> 2.1-2.4 (avx2); 8200^2 2.9-3.7 -> 1.9-2.1 / 3.4-4.2 -> 2.9-3.3; 6000^2 4.3-4.6 ->
+/// 2.1-2.4 / 4.0-5.0 -> 2.8-3.2; u16 at avx512 4100^2 2.75-3.0 -> 2.3, 6000^2 2.8-3.8 ->
+/// 2.3-2.4. Measured and left unstaged: u16 at avx2 (4100^2 2.8-3.7 -> 3.2-4.2), u16 rows on
+/// lines (4096^2 2.1-2.3 either way: they stream straight from the kernel), 4- and 8-byte
+/// elements (tiles of 16 or 8 rows: 1.1-1.8x slower staged), u8 that fits in L3 (1000^2,
+/// 3000^2 slower): staging pays where memory, not the caches, serves the tall tiles' rows.
 inline bool stages_blocks(const PlanNest& p, const TransposeAxes& t, simd::TileKernel k) noexcept {
   const std::size_t es = p.elem_size, side = stage_side_bytes / es;
   const bool lanes = k.wj >= 32 && k.wj * es == line;
-  return lanes && streams(p) && t.i.extent >= side && t.j.extent >= side &&
-         (es == 1 || !rows_aligned(p, t, line));
+  if (!lanes || !streams(p) || t.i.extent < side || t.j.extent < side) return false;
+#if STRIDED_X86
+  return es == 1 || (active_isa() == Isa::avx512 && !rows_aligned(p, t, line));
+#else
+  return false;  // no lanes kernels
+#endif
 }
 
 /// The schedule of a transpose; `may_stage_blocks` false when a BlockStage could not be had.
