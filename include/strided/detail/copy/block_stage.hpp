@@ -12,9 +12,8 @@
 
 #include <array>
 #include <cstddef>
-#include <cstdint>
-#include <memory>
-#include <new>
+
+#include "strided/detail/copy/line_buffer.hpp"
 
 namespace strided::detail::copy_impl {
 
@@ -27,28 +26,22 @@ inline constexpr std::size_t stage_side_bytes = 512;
 /// Heap-allocated; empty when the allocation fails, and the transpose then runs unstaged.
 class BlockStage {
  public:
-  static constexpr std::size_t pitch = stage_side_bytes + 64;
+  static constexpr std::size_t pitch = stage_side_bytes + LineBuffer::alignment;
   static constexpr std::size_t max_rows = stage_side_bytes;  // u8: one row per byte of side
 
-  explicit BlockStage(bool wanted) noexcept
-      : storage_(wanted ? new (std::nothrow) std::byte[2 * max_rows * pitch + 64] : nullptr) {
+  explicit BlockStage(bool wanted) noexcept : storage_(wanted ? 2 * max_rows * pitch : 0) {
     for (std::size_t r = 0; r < max_rows; ++r) rows_[r] = static_cast<std::ptrdiff_t>(r * pitch);
   }
 
-  bool empty() const noexcept { return storage_ == nullptr; }
+  bool empty() const noexcept { return storage_.empty(); }
 
-  std::byte* a() const noexcept { return aligned(); }
-  std::byte* b() const noexcept { return aligned() + max_rows * pitch; }
+  std::byte* a() const noexcept { return storage_.data(); }
+  std::byte* b() const noexcept { return storage_.data() + max_rows * pitch; }
   /// Offsets of rows 0, 1, ... of either buffer.
   const std::ptrdiff_t* rows() const noexcept { return rows_.data(); }
 
  private:
-  std::byte* aligned() const noexcept {
-    const auto at = reinterpret_cast<std::uintptr_t>(storage_.get());
-    return storage_.get() + (64 - at % 64) % 64;
-  }
-
-  std::unique_ptr<std::byte[]> storage_;
+  LineBuffer storage_;
   std::array<std::ptrdiff_t, max_rows> rows_{};
 };
 

@@ -12,10 +12,8 @@
 
 #include <array>
 #include <cstddef>
-#include <cstdint>
-#include <memory>
-#include <new>
 
+#include "strided/detail/copy/line_buffer.hpp"
 #include "strided/detail/copy/stream.hpp"
 #include "strided/detail/simd/transpose_scalar.hpp"
 
@@ -33,19 +31,15 @@ class RealignBuffer {
  public:
   static constexpr std::size_t row_bytes = 128;
 
-  explicit RealignBuffer(std::size_t rows) noexcept
-      : storage_(rows == 0 ? nullptr : new (std::nothrow) std::byte[rows * row_bytes + 64]) {}
+  explicit RealignBuffer(std::size_t rows) noexcept : storage_(rows * row_bytes) {}
 
-  bool empty() const noexcept { return storage_ == nullptr; }
+  bool empty() const noexcept { return storage_.empty(); }
 
   /// Destination row r's 128 bytes (64-byte aligned).
-  std::byte* row(std::size_t r) const noexcept {
-    const auto at = reinterpret_cast<std::uintptr_t>(storage_.get());
-    return storage_.get() + (64 - at % 64) % 64 + r * row_bytes;
-  }
+  std::byte* row(std::size_t r) const noexcept { return storage_.data() + r * row_bytes; }
 
  private:
-  std::unique_ptr<std::byte[]> storage_;
+  LineBuffer storage_;
 };
 
 /// The full register tiles [0, iw) x [0, jw) of a macro-tile through buffer `b`, with kernel

@@ -260,22 +260,17 @@ inline void transpose_staged_tile(const std::byte* s, const std::ptrdiff_t* src_
 }
 
 /// One bi x bj macro-tile through a BlockStage: its source rows copied into A a row run at a
-/// time, A transposed into B, B's rows written out whole (streamed when `stream`).
+/// time, A transposed into B, B's rows streamed out whole (staged transposes always stream; see
+/// stages_blocks).
 inline void transpose_block_staged(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
                                    const std::ptrdiff_t* dst_i, std::size_t bi, std::size_t bj,
-                                   std::size_t es, simd::TileKernel k, bool stream,
-                                   const BlockStage& stage) {
+                                   std::size_t es, simd::TileKernel k, const BlockStage& stage) {
   std::byte* a = stage.a();
   std::byte* b = stage.b();
   const std::ptrdiff_t* rows = stage.rows();
   for (std::size_t r = 0; r < bj; ++r) std::memcpy(a + rows[r], s + src_j[r], bi * es);
   transpose_macro_tile(a, rows, b, rows, bi, bj, es, k);
-  for (std::size_t c = 0; c < bi; ++c) {
-    if (stream)
-      stream_copy(d + dst_i[c], b + rows[c], bj * es);
-    else
-      std::memcpy(d + dst_i[c], b + rows[c], bj * es);
-  }
+  for (std::size_t c = 0; c < bi; ++c) stream_copy(d + dst_i[c], b + rows[c], bj * es);
 }
 
 /// The plan's axes as the transpose walks them: the two groups and the outer axes.
@@ -443,7 +438,7 @@ class TileOffsets {
                                                     const TransposeSchedule& sc, std::size_t es,
                                                     TileOffsets<true, max_j_block>& src_j,
                                                     TileOffsets<false, max_i_block>& dst_i,
-                                                    const BlockStage* stage) {
+                                                    const BlockStage& stage) {
   for (std::size_t jb = 0; jb < t.j.extent; jb += sc.bj_max) {
     const std::size_t bj = std::min(sc.bj_max, t.j.extent - jb);
     const std::ptrdiff_t* tj = src_j.tile(jb, bj);
@@ -451,8 +446,7 @@ class TileOffsets {
       const std::size_t bi = std::min(sc.bi_max, t.i.extent - ib);
       const std::ptrdiff_t* ti = dst_i.tile(ib, bi);
       if (sc.block_staged)
-        transpose_block_staged(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, sc.kernel, sc.stream,
-                               *stage);
+        transpose_block_staged(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, sc.kernel, stage);
       else if (sc.staged)
         transpose_staged_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, sc.kernel, sc.stream);
       else
@@ -498,7 +492,7 @@ inline void run_transpose(const PlanNest& p, const TransposeGroups& g) {
                            transpose_outer_index_realigned(s0, d0, t, sc, p.elem_size, src_j, dst_i,
                                                            buffer);
                          else
-                           transpose_outer_index(s0, d0, t, sc, p.elem_size, src_j, dst_i, &stage);
+                           transpose_outer_index(s0, d0, t, sc, p.elem_size, src_j, dst_i, stage);
                        });
   if (sc.stream || sc.walk.realign) stream_fence();
 }
