@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "any_support.hpp"
+
 using strided::AnyTensor;
 using strided::DType;
 using strided::IoErrorKind;
@@ -15,11 +17,11 @@ using strided::Tensor;
 TEST_CASE("dlpack_any: every dtype exports and imports with its dtype, zero-copy") {
   for (const strided::DTypeInfo& row : strided::dtype_registry) {
     INFO(row.name);
-    const AnyTensor t = AnyTensor(Tensor<double>::from_vector({1, 0, 3, -4, 5, 6}, {2, 3}).value())
-                            .cast(row.dtype)
-                            .value()
-                            .transpose(0, 1)
-                            .value();
+    const AnyTensor t =
+        strided_test::any_from(Tensor<double>::from_vector({1, 0, 3, -4, 5, 6}, {2, 3}).value(),
+                               row.dtype)
+            .transpose(0, 1)
+            .value();
     DLManagedTensor* m = strided::to_dlpack(t);
     REQUIRE(m != nullptr);
     CHECK(m->dl_tensor.dtype.code == row.dlpack_code);

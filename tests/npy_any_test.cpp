@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "any_support.hpp"
+
 using strided::AnyTensor;
 using strided::DType;
 using strided::IoErrorKind;
@@ -62,10 +64,8 @@ TEST_CASE("npy_any: every dtype NumPy has round-trips through save_npy(AnyTensor
   std::filesystem::create_directories(dir_out);
   for (const strided::DTypeInfo& row : strided::dtype_registry) {
     INFO(row.name);
-    const AnyTensor base =
-        AnyTensor(Tensor<double>::from_vector({0, 1, -2, 3, 4, -5}, {2, 3}).value())
-            .cast(row.dtype)
-            .value();
+    const AnyTensor base = strided_test::any_from(
+        Tensor<double>::from_vector({0, 1, -2, 3, 4, -5}, {2, 3}).value(), row.dtype);
     const AnyTensor view = base.transpose(0, 1).value();  // saved row-major
     auto bytes = strided::save_npy_bytes(view);
     const std::string path = (dir_out / (std::string(row.name) + ".npy")).string();

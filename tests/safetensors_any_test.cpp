@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "any_support.hpp"
+
 using strided::AnyTensor;
 using strided::DType;
 using strided::IoErrorKind;
@@ -64,11 +66,11 @@ TEST_CASE("safetensors_any: every dtype round-trips through SafetensorsEntry(Any
   std::vector<strided::SafetensorsEntry> entries;
   std::vector<AnyTensor> originals;
   for (const strided::DTypeInfo& row : strided::dtype_registry) {
-    const AnyTensor t = AnyTensor(Tensor<double>::from_vector({1, 0, 3, -4, 5, 6}, {3, 2}).value())
-                            .cast(row.dtype)
-                            .value()
-                            .flip(0)
-                            .value();  // a view: written row-major
+    const AnyTensor t =
+        strided_test::any_from(Tensor<double>::from_vector({1, 0, 3, -4, 5, 6}, {3, 2}).value(),
+                               row.dtype)
+            .flip(0)
+            .value();  // a view: written row-major
     originals.push_back(t);
     entries.emplace_back(std::string(row.name), t);
     CHECK(entries.back().dtype() == row.safetensors);
