@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -97,7 +98,11 @@ struct Outcome {
 Outcome run_case(std::mt19937_64& rng, const std::vector<std::size_t>& shape, std::size_t es,
                  const View& src, View& dst) {
   std::vector<std::byte> src_bytes = src.bytes;
-  for (auto& b : src_bytes) b = static_cast<std::byte>(rng());
+  // Eight random bytes per draw: one draw per byte was half of this file's run time.
+  for (std::size_t i = 0; i < src_bytes.size(); i += 8) {
+    const std::uint64_t r = rng();
+    std::memcpy(src_bytes.data() + i, &r, std::min<std::size_t>(8, src_bytes.size() - i));
+  }
   std::vector<std::byte> expect = dst.bytes;
   std::fill(expect.begin(), expect.end(), std::byte{0xAB});
   dst.bytes = expect;
@@ -112,6 +117,7 @@ Outcome run_case(std::mt19937_64& rng, const std::vector<std::size_t>& shape, st
   a.dst = expect.data() + dst.origin;
   strided_test::reference_copy(a, 0, a.src, a.dst);
   Outcome out;
+  if (expect == dst.bytes) return out;
   for (std::size_t i = 0; i < expect.size(); ++i)
     if (expect[i] != dst.bytes[i]) {
       out.ok = false;
