@@ -299,13 +299,17 @@ TEST_CASE("transposes through the block stage, at every ISA level", "[copy]") {
     strided::detail::ScopedIsa isa(static_cast<strided::detail::Isa>(level));
     for (std::size_t es : {std::size_t{1}, std::size_t{2}}) {
       const std::size_t side = strided::detail::copy_impl::stage_side_bytes / es;
-      for (const std::size_t rows : {side, side + 1 + rng() % side, 2 * side + 7})
+      const std::size_t fewest = strided::detail::copy_impl::stage_min_rows;
+      // Source rows (J): fewer than a side (the bands of the parallel chunks), one, two and more.
+      for (const std::size_t rows :
+           {fewest, fewest + rng() % (side - fewest), side, side + 1 + rng() % side, 2 * side + 7})
         for (const std::size_t used : {side, 2 * side - 1 - rng() % 16}) {
           const std::size_t ld = rng() % 2 == 0 ? 4096 / es : used + rng() % 9;
           const std::size_t skew = rng() % 2 == 0 ? 0 : 8;
           CAPTURE(level, es, rows, used, ld, skew);
-          require_transpose_matches(rng, used, rows, std::max(ld, used), rows + rng() % 3, es,
-                                    skew);
+          // Fewer rows than a side: a band of wider destination rows, else it is not staged.
+          const std::size_t ldd = rows < side ? 3 * side + rng() % 3 : rows + rng() % 3;
+          require_transpose_matches(rng, used, rows, std::max(ld, used), ldd, es, skew);
         }
       // Three transposes of side + 3 rows by side + 5 elements, one after another.
       const std::size_t b = 3, r = side + 3, u = side + 5;

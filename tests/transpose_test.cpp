@@ -79,8 +79,8 @@ TEST_CASE("tiles whose source rows share an L1 set take the buffered kernels", "
 TEST_CASE("streamed transposes run macro-tiles a page along the source rows", "[transpose]") {
   at_every_level_and_size([](int level, std::size_t es, std::byte* aligned) {
     const strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
-    // 128 source rows: fewer than a BlockStage's side for 1- and 2-byte elements.
-    const std::size_t n = 8192 / es, page = 4096 / es, plain = 256, rows = 128;
+    // 64 source rows: fewer than a BlockStage takes (stage_min_rows).
+    const std::size_t n = 8192 / es, page = 4096 / es, plain = 256, rows = 64;
     const TransposeSchedule streamed = schedule(es, rows, n, n, n, aligned);
     CHECK_FALSE(streamed.block_staged);
     CHECK(streamed.bi_max == (streamed.stream ? std::max(page, plain) : plain));
@@ -94,8 +94,8 @@ TEST_CASE("streamed transposes into rows off a line go through the realign buffe
   at_every_level_and_size([](int, std::size_t es, std::byte* aligned) {
     // x86 vector levels: every kernel below writes a whole line per destination row and tile.
     const bool streams = strided::detail::copy_impl::can_stream();
-    // 128 source rows (J): fewer than a BlockStage's side for 1- and 2-byte elements.
-    const std::size_t n = 8192 / es, plain = 256, j = 128;
+    // 64 source rows (J): fewer than a BlockStage takes (stage_min_rows).
+    const std::size_t n = 8192 / es, plain = 256, j = 64;
     const std::size_t rows = std::max(plain, std::min(4096 / es, std::size_t{1024}));
     const strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
     // The first row 8 bytes off a line; rows a line apart, or 8 bytes past (every row off).
@@ -119,6 +119,7 @@ TEST_CASE("streamed transposes into rows off a line go through the realign buffe
 
 TEST_CASE("large transposes of 1- and 2-byte elements go through a block stage", "[transpose]") {
   at_every_level_and_size([](int level, std::size_t es, std::byte* aligned) {
+    using strided::detail::copy_impl::stage_min_rows;
     using strided::detail::copy_impl::stage_side_bytes;
     // The lanes kernels (tiles of 64 or 32 source rows): x86 vector levels, 1 and 2 bytes; 2 bytes
     // only at avx512.
@@ -135,10 +136,15 @@ TEST_CASE("large transposes of 1- and 2-byte elements go through a block stage",
     }
     // Rows on lines: u8 is staged, u16 streams straight from the kernel.
     CHECK(schedule(es, n, n, n, n, aligned).block_staged == (lanes && es == 1));
-    // Both sides must fill a stage.
+    // Along the source rows a transpose must fill a stage's side, and so must its source rows
+    // unless it writes a band of wider destination rows (the bands a parallel copy cuts): then
+    // stage_min_rows are enough, fewer are not. Into packed rows (ldd == rows) it needs a side.
     CHECK(schedule(es, side, side, side, side, off).block_staged == lanes);
-    CHECK_FALSE(schedule(es, side - 1, n, n, n, off).block_staged);
     CHECK_FALSE(schedule(es, n, side - 1, n, n, off).block_staged);
+    CHECK(schedule(es, stage_min_rows, n, n, n, off).block_staged == lanes);
+    CHECK_FALSE(schedule(es, stage_min_rows - 1, n, n, n, off).block_staged);
+    CHECK_FALSE(schedule(es, stage_min_rows, n, n, stage_min_rows, off).block_staged);
+    CHECK_FALSE(schedule(es, side - 1, n, n, side - 1, off).block_staged);
     // Batches of them too (the stage is reused by every outer index).
     const auto nn = static_cast<std::ptrdiff_t>(n);
     CHECK(schedule_of({3, n, n}, {nn * nn, 1, nn}, {nn * nn, nn, 1}, es, off).block_staged ==

@@ -311,6 +311,12 @@ inline bool rows_aligned(const PlanNest& p, const TransposeAxes& t, std::size_t 
   return true;
 }
 
+/// Whether the destination rows (one per I index) lie back to back, J elements each: a whole
+/// transpose, not a band of wider rows.
+inline bool destination_rows_packed(const TransposeAxes& t, std::size_t es) noexcept {
+  return t.i.ax[0]->ds == static_cast<std::ptrdiff_t>(t.j.extent * es);
+}
+
 /// Whether the register tiles should walk the source a block of rows at a time (each source row
 /// read whole, once) although J is the longer side. At the avx2 level, for source rows of one to
 /// four lines (NHWC -> NCHW with 64 channels of f32), that order measured faster than the
@@ -355,10 +361,16 @@ inline constexpr std::size_t outer_prefetch_distance = 2;
 /// lines (4096^2 2.1-2.3 either way: they stream straight from the kernel), 4- and 8-byte
 /// elements (tiles of 16 or 8 rows: 1.1-1.8x slower staged), u8 that fits in L3 (1000^2,
 /// 3000^2 slower): staging pays where memory, not the caches, serves the tall tiles' rows.
+/// Along the source rows (I) a transpose must fill the stage's side; of source rows (J) it needs
+/// a side too, or stage_min_rows (block_stage.hpp) when it writes a band of wider destination
+/// rows, as the parallel chunks do. Into packed rows of fewer bytes than a side the kernels write
+/// consecutive lines anyway: u8 256 x 80000 measured 2.2x memcpy unstaged, 2.6x staged.
 inline bool stages_blocks(const PlanNest& p, const TransposeAxes& t, simd::TileKernel k) noexcept {
   const std::size_t es = p.elem_size, side = stage_side_bytes / es;
   const bool lanes = k.wj >= 32 && k.wj * es == line;
-  if (!lanes || !streams(p) || t.i.extent < side || t.j.extent < side) return false;
+  if (!lanes || !streams(p) || t.i.extent < side) return false;
+  if (t.j.extent < side && (t.j.extent < stage_min_rows || destination_rows_packed(t, es)))
+    return false;
 #if STRIDED_X86
   return es == 1 || (active_isa() == Isa::avx512 && !rows_aligned(p, t, line));
 #else
