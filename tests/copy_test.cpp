@@ -466,7 +466,7 @@ TEST_CASE("odd-shaped permutes around the whole-line tile edges, streamed and no
         for (auto& n : shape) n = extents[rng() % std::size(extents)];
         // At most ~600 KB: outer axes drop to 1 (the inner two hold the tile edges). Checking
         // only the first three axes let rank-4 cases reach 17 MB, and the case's run time vary
-        // with the seed from 16 to 34 s in Release, 64 to 164 s under ASan.
+        // with the seed (8.5-11 s in Release on one machine, 64-164 s under ASan in CI).
         for (std::size_t k = 0;
              k + 2 < shape.size() &&
              std::accumulate(shape.begin(), shape.end(), es, std::multiplies<>()) > 600000;

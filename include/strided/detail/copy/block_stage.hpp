@@ -24,9 +24,9 @@ inline constexpr std::size_t stage_side_bytes = 512;
 /// Fewest source rows a staged transpose may have (its macro-tiles are then that many rows by a
 /// side). The parallel copy hands each thread bands of source rows (parallel/copy_chunks.hpp):
 /// 8192^2 u8 with 8 threads, bands of 256. Bands of 8192^2 u8 copied on one thread, x memcpy,
-/// Zen 5, avx512, unstaged -> staged: 256 rows 3.30-3.34 -> 2.06-2.18, 128 rows 3.31-3.43 ->
-/// 2.80-2.95, 64 rows 3.44-3.53 -> 3.95-5.46; u16 4100^2 into rows off a line, 128 rows
-/// 3.24-3.32 -> 2.51-3.18, 64 rows 3.84-4.17 -> 3.82-3.86.
+/// Zen 5, avx512, unstaged -> staged: 256 rows 3.22-3.34 -> 2.02-2.18 (avx2 3.27 -> 2.35), 128
+/// rows 3.24-3.43 -> 2.69-2.95, 64 rows 3.44-3.53 -> 3.95-5.46; u16 4100^2 into rows off a line,
+/// 128 rows 3.24-3.32 -> 2.51-3.18, 64 rows 3.84-4.17 -> 3.82-3.86 (docs/performance.md).
 inline constexpr std::size_t stage_min_rows = 128;
 
 /// Buffers A (source rows) and B (destination rows) of a staged macro-tile and their row offsets.
