@@ -17,6 +17,7 @@
 #include "copy_reference.hpp"
 #include "strided/detail/copy/stream.hpp"
 #include "strided/detail/simd/isa.hpp"
+#include "strided/parallel.hpp"
 #include "support.hpp"
 
 namespace {
@@ -339,6 +340,30 @@ TEST_CASE("transposes of rows that share L1 sets, streamed and not, at every ISA
         const std::size_t used = ld - rng() % 40;                       // I, ragged
         const std::size_t ldd = (rows * es + 63) / 64 * 64 / es;        // line-aligned rows
         CAPTURE(threshold, level, es, row_bytes, rows, used);
+        require_transpose_matches(rng, used, rows, ld, ldd, es);
+      }
+  });
+}
+
+// Streamed transposes whose source rows lie a page or more apart walk down the columns of source
+// rows, each tile prefetching the rows of the tile four below (transpose.hpp, walks_down_columns):
+// at least 256 rows, columns ragged, the prefetch stopping short of the last tiles of a
+// macro-tile; rows exactly a page apart and a few elements more, streamed and not. On one
+// thread: the parallel chunks of copies this size have fewer than 256 source rows each.
+TEST_CASE("streamed transposes down columns of rows a page apart, at every ISA level", "[copy]") {
+  STRIDED_TEST_RANDOM_SEED(seed);
+  std::mt19937_64 rng(seed);
+  struct OneThread {
+    std::size_t before = strided::num_threads();
+    OneThread() { strided::set_num_threads(1); }
+    ~OneThread() { strided::set_num_threads(before); }
+  } one_thread;
+  at_every_level_streamed_and_not([&](std::size_t threshold, int level) {
+    for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}})
+      for (const std::size_t rows : {256 + rng() % 64, 700 + rng() % 64}) {    // J
+        const std::size_t ld = 4096 / es + rng() % 3, used = ld - rng() % 40;  // I, ragged
+        const std::size_t ldd = (rows * es + 63) / 64 * 64 / es;               // on lines
+        CAPTURE(threshold, level, es, rows, ld, used);
         require_transpose_matches(rng, used, rows, ld, ldd, es);
       }
   });

@@ -155,6 +155,38 @@ TEST_CASE("large transposes of 1- and 2-byte elements go through a block stage",
   });
 }
 
+TEST_CASE("streamed tiles of rows 4 to 16 KiB apart walk down the columns", "[transpose]") {
+  at_every_level_and_size([](int level, std::size_t es, std::byte* aligned) {
+    const strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
+    // x86 vector levels: every kernel below streams a whole line per destination row and tile.
+    // 320 bytes along the source rows: more than avx2 walks a block of rows at a time for
+    // (short_rows_first), fewer than a BlockStage takes.
+    const bool streams = STRIDED_X86 && level > 0 && strided::detail::copy_impl::can_stream();
+    const std::size_t page = 4096 / es, cols = 320 / es, rows = 256;
+    const TransposeSchedule down = schedule(es, rows, cols, page, rows, aligned);
+    CHECK(down.walk.stream == streams);
+    CHECK(down.walk.down_columns == streams);
+    CHECK(schedule(es, 4 * rows, cols, 2 * page + 3, 4 * rows, aligned).walk.down_columns ==
+          streams);
+    // Rows more than 16 KiB apart only where the macro-tiles walk down anyway: as many source
+    // rows (512) as destination rows (4 KiB along the source rows: 512 f64, 1024 f32).
+    CHECK(schedule(es, rows, cols, 4 * page, rows, aligned).walk.down_columns == streams);
+    const TransposeSchedule far = schedule(es, rows, 2 * page, 8 * page, rows, aligned);
+    CHECK(far.walk.down_columns == (streams && far.bi_max <= far.bj_max));
+    CHECK(far.walk.down_columns == (streams && es == 8));
+    // Rows less than a page apart (the hardware prefetchers follow them), or fewer than 256.
+    CHECK_FALSE(schedule(es, rows, cols, page - 64 / es, rows, aligned).walk.down_columns);
+    CHECK_FALSE(schedule(es, rows - 1, cols, page, rows, aligned).walk.down_columns);
+    // Source rows of one to four lines walk a block of rows at a time at avx2 (short_rows_first).
+    const TransposeSchedule short_rows = schedule(es, rows, 256 / es, page, rows, aligned);
+    CHECK(short_rows.walk.down_columns == (streams && !short_rows.walk.rows_first));
+    CHECK(short_rows.walk.rows_first == (STRIDED_X86 && level == 1));
+    // Below the stream threshold nothing streams.
+    const strided::detail::copy_impl::ScopedStreamThreshold none(std::size_t{1} << 40);
+    CHECK_FALSE(schedule(es, rows, cols, page, rows, aligned).walk.down_columns);
+  });
+}
+
 TEST_CASE("small tiles prefetch the source two outer indices ahead", "[transpose]") {
   using strided::detail::copy_impl::outer_prefetch_distance;
   static std::byte dst[1]{};  // nothing is copied

@@ -155,14 +155,42 @@ inline void transpose_band(const std::byte* s, const std::ptrdiff_t* src_j, std:
 /// short_rows_first). `stream`: full tiles use the kernel's streaming variant (the edges never
 /// do: their rows are not aligned). `buffered`: full tiles use the kernel's buffered variant (see
 /// rows_share_l1_sets). `realign`: the destination streams but its rows do not start on a line,
-/// so full tiles go through a RealignBuffer (copy/realign.hpp).
+/// so full tiles go through a RealignBuffer (copy/realign.hpp). `down_columns`: full tiles walk
+/// down the source rows a column at a time whatever the sides' lengths, prefetching ahead (see
+/// walks_down_columns).
 struct TileWalk {
   std::ptrdiff_t ahead = 0;
   bool rows_first = false;
   bool stream = false;
   bool buffered = false;
   bool realign = false;
+  bool down_columns = false;
 };
+
+/// How far down a column a down_columns walk prefetches: the rows of the register tile this many
+/// source rows below (four 16-row tiles of f32, two 32-row tiles of bf16). 32 or 128 rows for f32,
+/// 128 or 256 for bf16 measured the same or slower.
+inline constexpr std::size_t column_prefetch_rows = 64;
+
+/// Whether streamed tiles walk down the columns of source rows (I outer, J inner) with each tile
+/// prefetching into L2 the rows column_prefetch_rows below: when the source rows lie a page or
+/// more apart and there are enough of them for the prefetch to run ahead. Down a column each
+/// register tile reads one line from each of W rows a page or more apart, which the hardware
+/// prefetchers do not follow; across the rows (the other order, taken when I is the longer side)
+/// the destination rows are written a line per pass instead. One thread, x memcpy, Zen 5, both
+/// rules in one process (docs/performance.md, "The transpose kernel"): 4096^2 f32 1.36-1.43 ->
+/// 1.12-1.29, 8192 x 2048 f32 1.50-1.69 -> 1.02-1.10, 4096^2 bf16 1.53-1.93 -> 1.21-1.43, at
+/// avx512 and avx2. Rows more than 16 KiB apart gained from the prefetch where the macro-tiles
+/// walk down anyway (`down_anyway`: as many source rows as destination rows; 4096^2 f64
+/// 1.27-1.57 -> 1.19-1.32) but lost from the change of order (2048 x 8192 f32 at avx2
+/// 1.38-1.39 -> 1.53), so they keep it. Rows a few lines apart (NHWC -> NCHW) are read along.
+inline bool walks_down_columns(const Group& j, bool down_anyway) noexcept {
+  constexpr std::size_t min_pitch = 4096, max_reordered_pitch = 16384, min_rows = 256;
+  const std::ptrdiff_t ss = j.ax[0]->ss;
+  const auto pitch = static_cast<std::size_t>(ss < 0 ? -ss : ss);
+  return j.extent >= min_rows && pitch >= min_pitch &&
+         (pitch <= max_reordered_pitch || down_anyway);
+}
 
 /// Whether full tiles use the buffered form of kernel `k` (TileKernel::buffered): when the first
 /// k.wj source rows put more lines in one L1 set than an L1 holds. L1 data caches take address
@@ -201,7 +229,17 @@ inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j
   // The longer side innermost: W rows are read (or written) sequentially along it while the
   // other side's rows advance a line per pass. Measured: 4096^2 f32 (bj 512 > bi 256) 1.4x
   // memcpy this way against 2.7x the other; NCHW -> NHWC (bj = C = 64) 1.26x against 1.5x.
-  if (bj >= bi && !walk.rows_first) {
+  // Down the columns with a prefetch whatever the lengths when the schedule says so
+  // (walks_down_columns); a loop of its own, so that the others' code stays as measured.
+  if (walk.down_columns) {
+    const std::size_t below = std::max(column_prefetch_rows, k.wj);  // whole tiles
+    for (std::size_t i = 0; i < iw; i += k.wi)
+      for (std::size_t j = 0; j < jw; j += k.wj) {
+        if (j + below < jw)
+          for (std::size_t r = 0; r < k.wj; ++r) prefetch_to_l2(s + i * es + src_j[j + below + r]);
+        tile(i, j);
+      }
+  } else if (bj >= bi && !walk.rows_first) {
     for (std::size_t i = 0; i < iw; i += k.wi)
       for (std::size_t j = 0; j < jw; j += k.wj) tile(i, j);
   } else {
@@ -409,8 +447,13 @@ inline TransposeSchedule schedule_transpose(const PlanNest& p, const TransposeAx
   // help: the prefetches then evict lines still in use.
   const bool small_tiles = t.i.extent * t.j.extent * es <= 16 * 1024 && t.outer.rank > 0;
   sc.prefetch_distance = small_tiles ? outer_prefetch_distance : 0;
-  sc.walk = {0, short_rows_first(t.i, es), streamed_tiles, rows_share_l1_sets(t.j, sc.kernel),
-             realign};
+  sc.walk = {0,
+             short_rows_first(t.i, es),
+             streamed_tiles,
+             rows_share_l1_sets(t.j, sc.kernel),
+             realign,
+             streamed_tiles && !short_rows_first(t.i, es) &&
+                 walks_down_columns(t.j, sc.bi_max <= sc.bj_max)};
   return sc;
 }
 
