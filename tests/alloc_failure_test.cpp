@@ -30,7 +30,6 @@
 #include "strided/batch.hpp"
 #include "strided/io/npy.hpp"
 #include "strided/map.hpp"
-#include "strided/parallel.hpp"
 #include "strided/tensor.hpp"
 #if defined(STRIDED_HAVE_NLOHMANN_JSON)
 #include "strided/io/safetensors.hpp"
@@ -38,6 +37,7 @@
 #if defined(STRIDED_HAVE_DLPACK)
 #include "strided/interop/dlpack.hpp"
 #endif
+#include "thread_support.hpp"
 
 // ----- the counting allocator ------------------------------------------------------------------
 
@@ -335,12 +335,10 @@ TEST_CASE("allocation failure: a staged transpose runs unstaged without its buff
     const Outcome o = classify(t.copy_to(out));
     return o == Outcome::ok && out != want ? Outcome::other_error : o;
   };
-  const std::size_t threads = strided::num_threads();
-  strided::set_num_threads(1);
+  const strided_test::ScopedThreadCount one_thread(1);
   const Report plain = every_k(copy, kResult);  // in cache: not staged
   const strided::detail::copy_impl::ScopedStreamThreshold all_streaming(0);
   const Report staged = every_k(copy, kResult);
-  strided::set_num_threads(threads);
   CHECK(plain.wrong.empty());
   CHECK(staged.wrong.empty());
   // The stage is one allocation more, where there are lanes kernels to stage for, and its

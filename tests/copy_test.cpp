@@ -17,8 +17,8 @@
 #include "copy_reference.hpp"
 #include "strided/detail/copy/stream.hpp"
 #include "strided/detail/simd/isa.hpp"
-#include "strided/parallel.hpp"
 #include "support.hpp"
+#include "thread_support.hpp"
 
 namespace {
 
@@ -353,11 +353,7 @@ TEST_CASE("transposes of rows that share L1 sets, streamed and not, at every ISA
 TEST_CASE("streamed transposes down columns of rows a page apart, at every ISA level", "[copy]") {
   STRIDED_TEST_RANDOM_SEED(seed);
   std::mt19937_64 rng(seed);
-  struct OneThread {
-    std::size_t before = strided::num_threads();
-    OneThread() { strided::set_num_threads(1); }
-    ~OneThread() { strided::set_num_threads(before); }
-  } one_thread;
+  const strided_test::ScopedThreadCount one_thread(1);
   at_every_level_streamed_and_not([&](std::size_t threshold, int level) {
     for (std::size_t es : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}})
       for (const std::size_t rows : {256 + rng() % 64, 700 + rng() % 64}) {    // J

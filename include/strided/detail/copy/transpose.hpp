@@ -447,13 +447,13 @@ inline TransposeSchedule schedule_transpose(const PlanNest& p, const TransposeAx
   // help: the prefetches then evict lines still in use.
   const bool small_tiles = t.i.extent * t.j.extent * es <= 16 * 1024 && t.outer.rank > 0;
   sc.prefetch_distance = small_tiles ? outer_prefetch_distance : 0;
+  const bool rows_first = short_rows_first(t.i, es);
   sc.walk = {0,
-             short_rows_first(t.i, es),
+             rows_first,
              streamed_tiles,
              rows_share_l1_sets(t.j, sc.kernel),
              realign,
-             streamed_tiles && !short_rows_first(t.i, es) &&
-                 walks_down_columns(t.j, sc.bi_max <= sc.bj_max)};
+             streamed_tiles && !rows_first && walks_down_columns(t.j, sc.bi_max <= sc.bj_max)};
   return sc;
 }
 
