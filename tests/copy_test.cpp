@@ -288,9 +288,10 @@ TEST_CASE("transposes longer than the offset tables, at every ISA level", "[copy
 }
 
 // Streamed transposes of 1- and 2-byte elements whose sides fill a BlockStage (512 bytes each way)
-// go through it (transpose.hpp, stages_blocks): sides around multiples of the stage, rows a power
-// of two apart or not, destinations on a line or 8 bytes past one (B's rows then stream with a
-// head and tail), and a batch of them.
+// go through it (transpose.hpp, stages_blocks): sides around multiples of the stage (one, two and
+// three macro-tiles along the source rows, each read in while the one before is written out),
+// rows a power of two apart or not, destinations on a line or 8 bytes past one (B's rows then
+// stream with a head and tail), and a batch of them.
 TEST_CASE("transposes through the block stage, at every ISA level", "[copy]") {
   STRIDED_TEST_RANDOM_SEED(seed);
   std::mt19937_64 rng(seed);
@@ -304,7 +305,7 @@ TEST_CASE("transposes through the block stage, at every ISA level", "[copy]") {
       // Source rows (J): fewer than a side (the bands of the parallel chunks), one, two and more.
       for (const std::size_t rows :
            {fewest, fewest + rng() % (side - fewest), side, side + 1 + rng() % side, 2 * side + 7})
-        for (const std::size_t used : {side, 2 * side - 1 - rng() % 16}) {
+        for (const std::size_t used : {side, 2 * side - 1 - rng() % 16, 3 * side + rng() % side}) {
           const std::size_t ld = rng() % 2 == 0 ? 4096 / es : used + rng() % 9;
           const std::size_t skew = rng() % 2 == 0 ? 0 : 8;
           CAPTURE(level, es, rows, used, ld, skew);

@@ -20,14 +20,16 @@ STRIDED_STREAM_TARGET [[gnu::always_inline]] inline Vector load_unaligned(const 
   return *reinterpret_cast<const Unaligned*>(p);
 }
 
-/// memcpy with streaming stores: a plain head up to a vector_bytes boundary of `d`, four
-/// registers per iteration (prefetching `ahead`, see copy_impl::stream_copy), one per iteration,
-/// then a plain tail.
+/// memcpy with streaming stores: a plain head up to a line boundary of `d`, four registers per
+/// iteration (prefetching `ahead`, see copy_impl::stream_copy), a line per iteration, then a plain
+/// tail. Only whole lines stream: a line written partly by plain stores and partly streamed is
+/// evicted and merged in memory. AVX2 registers are half a line; heads to a 32-byte boundary
+/// measured 8200^2 u8 (staged, 512-byte rows) 3.3-3.4x memcpy at avx2, whole lines 1.75-1.8x.
 STRIDED_STREAM_TARGET inline void stream_copy(std::byte* d, const std::byte* s, std::size_t n,
                                               std::ptrdiff_t ahead) noexcept {
-  constexpr std::size_t w = vector_bytes;
-  const auto mis = reinterpret_cast<std::uintptr_t>(d) % w;
-  std::size_t head = mis == 0 ? 0 : w - mis;
+  constexpr std::size_t w = vector_bytes, line = 64;
+  const auto mis = reinterpret_cast<std::uintptr_t>(d) % line;
+  std::size_t head = mis == 0 ? 0 : line - mis;
   if (head > n) head = n;
   std::memcpy(d, s, head);
   std::size_t i = head;
@@ -42,7 +44,8 @@ STRIDED_STREAM_TARGET inline void stream_copy(std::byte* d, const std::byte* s, 
     stream(d + i + 2 * w, c);
     stream(d + i + 3 * w, e);
   }
-  for (; i + w <= n; i += w) stream(d + i, load_unaligned(s + i));
+  for (; i + line <= n; i += line)
+    for (std::size_t k = 0; k < line; k += w) stream(d + i + k, load_unaligned(s + i + k));
   std::memcpy(d + i, s + i, n - i);
 }
 

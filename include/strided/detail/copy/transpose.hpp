@@ -297,20 +297,6 @@ inline void transpose_staged_tile(const std::byte* s, const std::ptrdiff_t* src_
   transpose_band(s, src_j, d, dst_i, 0, il, jl, bj, es);
 }
 
-/// One bi x bj macro-tile through a BlockStage: its source rows copied into A a row run at a
-/// time, A transposed into B, B's rows streamed out whole (staged transposes always stream; see
-/// stages_blocks).
-inline void transpose_block_staged(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
-                                   const std::ptrdiff_t* dst_i, std::size_t bi, std::size_t bj,
-                                   std::size_t es, simd::TileKernel k, const BlockStage& stage) {
-  std::byte* a = stage.a();
-  std::byte* b = stage.b();
-  const std::ptrdiff_t* rows = stage.rows();
-  for (std::size_t r = 0; r < bj; ++r) std::memcpy(a + rows[r], s + src_j[r], bi * es);
-  transpose_macro_tile(a, rows, b, rows, bi, bj, es, k);
-  for (std::size_t c = 0; c < bi; ++c) stream_copy(d + dst_i[c], b + rows[c], bj * es);
-}
-
 /// The plan's axes as the transpose walks them: the two groups and the outer axes.
 struct TransposeAxes {
   Group j;  // destination-contiguous: a macro-tile's source rows
@@ -484,6 +470,36 @@ class TileOffsets {
   std::array<std::ptrdiff_t, TileCap> tile_table_;
 };
 
+/// The macro-tiles [0, ni) x [0, bj) of one band of source rows through a BlockStage: each one's
+/// rows copied into A, A transposed into B, B's rows streamed out whole (staged transposes always
+/// stream; see stages_blocks). B's rows go out interleaved with the next macro-tile's rows coming
+/// into A, so that memory reads and writes at once, as a memcpy does (only the transpose in L2
+/// leaves it idle). 8192^2 u8 on two threads, x an all-thread memcpy, one phase after the other
+/// -> interleaved: 1.63-1.85 -> 1.34-1.71 (avx512), 1.82-2.17 -> 1.45-1.76 (avx2, with
+/// stream_copy's whole lines); docs/performance.md, "The transpose kernel".
+inline void transpose_staged_band(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
+                                  TileOffsets<false, max_i_block>& dst_i, std::size_t ni,
+                                  std::size_t bj, std::size_t bi_max, std::size_t es,
+                                  simd::TileKernel k, const BlockStage& stage) {
+  std::byte* a = stage.a();
+  std::byte* b = stage.b();
+  const std::ptrdiff_t* rows = stage.rows();
+  std::size_t bi = std::min(bi_max, ni);
+  for (std::size_t r = 0; r < bj; ++r) std::memcpy(a + rows[r], s + src_j[r], bi * es);
+  for (std::size_t ib = 0; ib < ni; ib += bi_max) {
+    const std::ptrdiff_t* ti = dst_i.tile(ib, bi);
+    transpose_macro_tile(a, rows, b, rows, bi, bj, es, k);
+    const std::size_t next = ib + bi, next_bi = std::min(bi_max, ni - next);
+    const std::byte* next_s = s + next * es;
+    const std::size_t steps = next_bi == 0 ? bi : std::max(bi, bj);
+    for (std::size_t c = 0; c < steps; ++c) {
+      if (c < bi) stream_copy(d + ti[c], b + rows[c], bj * es);
+      if (next_bi != 0 && c < bj) std::memcpy(a + rows[c], next_s + src_j[c], next_bi * es);
+    }
+    bi = next_bi;
+  }
+}
+
 /// The I x J transpose of one outer index (source s0, destination d0), a macro-tile at a time:
 /// J outer, I inner. Out of line: inlined into the outer loop, its register tiles' code depends on
 /// that loop's register allocation (a rank-22 permute of 2s: 15% more instructions inside the
@@ -497,12 +513,15 @@ class TileOffsets {
   for (std::size_t jb = 0; jb < t.j.extent; jb += sc.bj_max) {
     const std::size_t bj = std::min(sc.bj_max, t.j.extent - jb);
     const std::ptrdiff_t* tj = src_j.tile(jb, bj);
+    if (sc.block_staged) {
+      transpose_staged_band(s0, tj, d0 + jb * es, dst_i, t.i.extent, bj, sc.bi_max, es, sc.kernel,
+                            stage);
+      continue;
+    }
     for (std::size_t ib = 0; ib < t.i.extent; ib += sc.bi_max) {
       const std::size_t bi = std::min(sc.bi_max, t.i.extent - ib);
       const std::ptrdiff_t* ti = dst_i.tile(ib, bi);
-      if (sc.block_staged)
-        transpose_block_staged(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, sc.kernel, stage);
-      else if (sc.staged)
+      if (sc.staged)
         transpose_staged_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, sc.kernel, sc.stream);
       else
         transpose_macro_tile(s0 + ib * es, tj, d0 + jb * es, ti, bi, bj, es, sc.kernel, sc.walk);
