@@ -1,0 +1,60 @@
+// One side of bench/ab/ab_compare: the library compiled into a namespace of its own, so that two
+// builds of it (two git revisions, or a change and its base) run in one process. Compiled twice,
+// with STRIDED_AB_SIDE defined to `base` and to `new` and the include path of that side's tree.
+// Each side has its own thread pool and buffer cache; ab_compare.cpp calls them in turn.
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+
+#ifndef STRIDED_AB_SIDE
+#error "define STRIDED_AB_SIDE to base or new"
+#endif
+#define STRIDED_AB_CAT2(a, b) a##b
+#define STRIDED_AB_CAT(a, b) STRIDED_AB_CAT2(a, b)
+#define STRIDED_AB_STR2(a) #a
+#define STRIDED_AB_STR(a) STRIDED_AB_STR2(a)
+
+// Every `strided` token below, the library's namespace included, becomes strided_ab_<side>:
+// the two sides' inline functions then have different names and are not merged by the linker.
+#define strided STRIDED_AB_CAT(strided_ab_, STRIDED_AB_SIDE)
+#include "ab_library.hpp"
+#include "strided/detail/copy/copy.hpp"
+#include "strided/parallel.hpp"
+
+namespace {
+
+// STRIDED_AB_ISA_<side> = scalar | avx2 | avx512 forces this side's level (STRIDED_ISA, read by
+// the library, forces both).
+void force_level_once() {
+  static const bool done = [] {
+    const char* level = std::getenv("STRIDED_AB_ISA_" STRIDED_AB_STR(STRIDED_AB_SIDE));
+    if (level == nullptr) return true;
+    const char* names[] = {"scalar", "avx2", "avx512"};
+    for (int l = 0; l < 3; ++l)
+      if (std::strcmp(level, names[l]) == 0) strided::detail::isa_impl::override_level.store(l);
+    return true;
+  }();
+  static_cast<void>(done);
+}
+
+}  // namespace
+
+extern "C" void STRIDED_AB_CAT(strided_ab_copy_, STRIDED_AB_SIDE)(const strided_ab::Copy* c) {
+  force_level_once();
+  if (strided::num_threads() != c->threads) strided::set_num_threads(c->threads);
+  const strided::detail::CopyArgs args{{c->shape, c->rank},       c->src,
+                                       {c->src_strides, c->rank}, c->dst,
+                                       {c->dst_strides, c->rank}, c->elem_size};
+  strided::detail::copy_strided(args);
+}
+
+extern "C" void STRIDED_AB_CAT(strided_ab_memcpy_all_,
+                               STRIDED_AB_SIDE)(std::byte* dst, const std::byte* src,
+                                                std::size_t bytes, std::size_t threads) {
+  if (strided::num_threads() != threads) strided::set_num_threads(threads);
+  strided::detail::parallel_for(threads, [&](std::size_t part) {
+    const std::size_t first = strided::detail::split_point(bytes, threads, part);
+    const std::size_t last = strided::detail::split_point(bytes, threads, part + 1);
+    std::memcpy(dst + first, src + first, last - first);
+  });
+}
