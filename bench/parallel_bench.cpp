@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "bench_main.hpp"
+#include "memcpy_on_pool.hpp"
 #include "strided/batch.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/cast.hpp"
@@ -72,11 +73,7 @@ struct Reference {
   void all_threads_copy() const {
     const std::size_t n = all_threads();
     strided::set_num_threads(n);
-    strided::detail::parallel_for(n, [&](std::size_t c) {
-      const std::size_t first = strided::detail::split_point(bytes, n, c);
-      const std::size_t last = strided::detail::split_point(bytes, n, c + 1);
-      std::memcpy(all_dst.get() + first, all_src.get() + first, last - first);
-    });
+    strided_bench::memcpy_on_pool(all_dst.get(), all_src.get(), bytes, n);
     benchmark::ClobberMemory();
   }
 };

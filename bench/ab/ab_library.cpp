@@ -4,7 +4,6 @@
 // Each side has its own thread pool and buffer cache; ab_compare.cpp calls them in turn.
 #include <cstddef>
 #include <cstdlib>
-#include <cstring>
 
 #ifndef STRIDED_AB_SIDE
 #error "define STRIDED_AB_SIDE to base or new"
@@ -17,21 +16,21 @@
 // Every `strided` token below, the library's namespace included, becomes strided_ab_<side>:
 // the two sides' inline functions then have different names and are not merged by the linker.
 #define strided STRIDED_AB_CAT(strided_ab_, STRIDED_AB_SIDE)
+#include "../memcpy_on_pool.hpp"
 #include "ab_library.hpp"
 #include "strided/detail/copy/copy.hpp"
 #include "strided/parallel.hpp"
 
 namespace {
 
-// STRIDED_AB_ISA_<side> = scalar | avx2 | avx512 forces this side's level (STRIDED_ISA, read by
-// the library, forces both).
+// STRIDED_AB_ISA_<side> = a level's name (isa_name) forces this side's level, if the CPU runs it
+// (STRIDED_ISA, read by the library, forces both).
 void force_level_once() {
   static const bool done = [] {
     const char* level = std::getenv("STRIDED_AB_ISA_" STRIDED_AB_STR(STRIDED_AB_SIDE));
-    if (level == nullptr) return true;
-    const char* names[] = {"scalar", "avx2", "avx512"};
-    for (int l = 0; l < 3; ++l)
-      if (std::strcmp(level, names[l]) == 0) strided::detail::isa_impl::override_level.store(l);
+    for (int l = 0; level != nullptr && l < strided::detail::available_isa_count(); ++l)
+      if (strided::detail::isa_name(static_cast<strided::detail::Isa>(l)) == level)
+        strided::detail::isa_impl::override_level.store(l);
     return true;
   }();
   static_cast<void>(done);
@@ -52,9 +51,5 @@ extern "C" void STRIDED_AB_CAT(strided_ab_memcpy_all_,
                                STRIDED_AB_SIDE)(std::byte* dst, const std::byte* src,
                                                 std::size_t bytes, std::size_t threads) {
   if (strided::num_threads() != threads) strided::set_num_threads(threads);
-  strided::detail::parallel_for(threads, [&](std::size_t part) {
-    const std::size_t first = strided::detail::split_point(bytes, threads, part);
-    const std::size_t last = strided::detail::split_point(bytes, threads, part + 1);
-    std::memcpy(dst + first, src + first, last - first);
-  });
+  strided_bench::memcpy_on_pool(dst, src, bytes, threads);
 }

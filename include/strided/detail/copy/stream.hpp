@@ -20,6 +20,9 @@
 
 namespace strided::detail::copy_impl {
 
+/// A cache line, in bytes: what a streaming store must fill whole to bypass the caches.
+inline constexpr std::size_t line = 64;
+
 /// Destination size from which the copy and cast kernels stream. Below it the destination is likely
 /// to be read again soon (and fits in the 32 MiB L3 of the machines measured), so it should stay
 /// cached.

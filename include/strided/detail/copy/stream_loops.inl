@@ -27,7 +27,7 @@ STRIDED_STREAM_TARGET [[gnu::always_inline]] inline Vector load_unaligned(const 
 /// measured 8200^2 u8 (staged, 512-byte rows) 3.3-3.4x memcpy at avx2, whole lines 1.75-1.8x.
 STRIDED_STREAM_TARGET inline void stream_copy(std::byte* d, const std::byte* s, std::size_t n,
                                               std::ptrdiff_t ahead) noexcept {
-  constexpr std::size_t w = vector_bytes, line = 64;
+  constexpr std::size_t w = vector_bytes;
   const auto mis = reinterpret_cast<std::uintptr_t>(d) % line;
   std::size_t head = mis == 0 ? 0 : line - mis;
   if (head > n) head = n;

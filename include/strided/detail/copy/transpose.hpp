@@ -42,9 +42,6 @@ inline constexpr std::size_t max_j_block = 512;
 inline constexpr std::size_t streamed_row_run = 4096;
 inline constexpr std::size_t max_i_block = streamed_row_run;  // the longest I side: u8
 
-/// A cache line, in bytes.
-inline constexpr std::size_t line = 64;
-
 /// One side of the transpose: the axes ax[0, count) (innermost first) of a plan, read as one
 /// index of `extent` values.
 struct Group {
