@@ -399,6 +399,19 @@ inline bool stages_blocks(const PlanNest& p, const TransposeAxes& t, simd::TileK
 #endif
 }
 
+/// Whether a staged macro-tile's kernel reads the stage's rows whole (TileKernel::buffered): at
+/// avx512, whose u8 form of it loads them into registers (one thread, x memcpy, Zen 5: 6000^2
+/// 1.57-1.92 -> 1.51-1.87, 8200^2 1.77-2.41 -> 1.73-2.07); at avx2 that form copies them into an
+/// L1 buffer first, which measured slower on the stage's rows (6000^2: 2.6x against 2.3x).
+inline bool stage_rows_whole(simd::TileKernel k) noexcept {
+#if STRIDED_X86
+  return k.buffered != nullptr && active_isa() == Isa::avx512;
+#else
+  (void)k;
+  return false;  // no lanes kernels
+#endif
+}
+
 /// The schedule of a transpose; `may_stage_blocks` false when a BlockStage could not be had.
 inline TransposeSchedule schedule_transpose(const PlanNest& p, const TransposeAxes& t,
                                             bool may_stage_blocks = true) noexcept {
@@ -408,6 +421,7 @@ inline TransposeSchedule schedule_transpose(const PlanNest& p, const TransposeAx
   if (may_stage_blocks && stages_blocks(p, t, sc.kernel)) {
     sc.block_staged = sc.stream = true;  // stream_copy writes B's rows, aligned or not
     sc.bi_max = sc.bj_max = stage_side_bytes / es;
+    sc.walk.buffered = stage_rows_whole(sc.kernel);
     return sc;
   }
   const std::size_t row_bytes = sc.kernel.wj * es;  // what one destination row store writes
@@ -477,7 +491,7 @@ class TileOffsets {
 inline void transpose_staged_band(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
                                   TileOffsets<false, max_i_block>& dst_i, std::size_t ni,
                                   std::size_t bj, std::size_t bi_max, std::size_t es,
-                                  simd::TileKernel k, const BlockStage& stage) {
+                                  simd::TileKernel k, TileWalk walk, const BlockStage& stage) {
   std::byte* a = stage.a();
   std::byte* b = stage.b();
   const std::ptrdiff_t* rows = stage.rows();
@@ -485,7 +499,7 @@ inline void transpose_staged_band(const std::byte* s, const std::ptrdiff_t* src_
   for (std::size_t r = 0; r < bj; ++r) std::memcpy(a + rows[r], s + src_j[r], bi * es);
   for (std::size_t ib = 0; ib < ni; ib += bi_max) {
     const std::ptrdiff_t* ti = dst_i.tile(ib, bi);
-    transpose_macro_tile(a, rows, b, rows, bi, bj, es, k);
+    transpose_macro_tile(a, rows, b, rows, bi, bj, es, k, walk);
     const std::size_t next = ib + bi, next_bi = std::min(bi_max, ni - next);
     const std::byte* next_s = s + next * es;
     const std::size_t steps = next_bi == 0 ? bi : std::max(bi, bj);
@@ -512,7 +526,7 @@ inline void transpose_staged_band(const std::byte* s, const std::ptrdiff_t* src_
     const std::ptrdiff_t* tj = src_j.tile(jb, bj);
     if (sc.block_staged) {
       transpose_staged_band(s0, tj, d0 + jb * es, dst_i, t.i.extent, bj, sc.bi_max, es, sc.kernel,
-                            stage);
+                            sc.walk, stage);
       continue;
     }
     for (std::size_t ib = 0; ib < t.i.extent; ib += sc.bi_max) {

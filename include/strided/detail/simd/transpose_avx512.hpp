@@ -163,57 +163,98 @@ STRIDED_AVX512_TARGET void transpose_tile_avx512_u32_8x16(const std::byte* src,
   for (std::size_t c = 0; c < 8; ++c) store_row(dst + dst_rows[c], r[c], Stream);
 }
 
-/// The 16 bytes of `lane` in row `row` of a lanes tile, from the L1 copy when the rows were
-/// buffered. A function: -Os leaves a lambda called 64 times out of line.
-template <bool Buffered>
-STRIDED_AVX512_TARGET [[gnu::always_inline]] inline __m128i piece_of_row(
-    const std::byte* buffer, const std::byte* src, const std::ptrdiff_t* src_rows, std::size_t row,
-    std::size_t lane) {
-  const std::byte* p = Buffered ? buffer + 64 * row : src + src_rows[row];
-  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * lane));
+/// vshufi64x2: lanes a[imm 0-1], a[imm 2-3], b[imm 4-5], b[imm 6-7]. Written with an all-ones
+/// mask: GCC 12 warns that the unmasked intrinsic's _mm512_undefined_epi32 is uninitialised.
+template <int Imm>
+STRIDED_AVX512_TARGET [[gnu::always_inline]] inline __m512i shuffle_lanes(__m512i a, __m512i b) {
+  return _mm512_mask_shuffle_i64x2(a, 0xFF, a, b, Imm);
 }
 
-/// Lanes of a zmm register for the sub-line element sizes: a (64/es) x (64/es) tile of 1- or
-/// 2-byte elements is 4 x 4 blocks of N x N (N = 16/es), one per 128-bit lane. Register k of
-/// column-of-lanes L is gathered at load time from rows k, N + k, 2N + k and 3N + k (a load and
-/// three masked 128-bit broadcasts, which use the load ports, not the shuffle unit); the in-lane
-/// unpack network then transposes the four blocks at once, and register t holds the whole
-/// destination row N * L + t. Every store is a whole line, so no staging buffer is needed, and
-/// it costs 1/4 of the shuffles per byte of the 16-byte SSE2 kernel. The gain over the staged
-/// SSE2 / ymm kernels is small because these transposes are bound by the memory access pattern
-/// (the macro-tile order of copy/transpose.hpp), not by shuffles; figures in
-/// docs/performance.md, "The transpose kernel". Each lane reads 16 bytes of every source row;
-/// `Buffered` reads the rows whole into an L1 buffer first (see TileKernel::buffered).
-template <std::size_t ES, bool Stream, bool Buffered>
+/// The 4 x 4 transpose of 128-bit lanes: lane L of v[g] becomes lane g of v[L].
+STRIDED_AVX512_TARGET [[gnu::always_inline]] inline void transpose_lanes_4x4(__m512i (&v)[4]) {
+  const __m512i ab_low = shuffle_lanes<0x44>(v[0], v[1]);   // a0 a1 b0 b1
+  const __m512i ab_high = shuffle_lanes<0xEE>(v[0], v[1]);  // a2 a3 b2 b3
+  const __m512i cd_low = shuffle_lanes<0x44>(v[2], v[3]);
+  const __m512i cd_high = shuffle_lanes<0xEE>(v[2], v[3]);
+  v[0] = shuffle_lanes<0x88>(ab_low, cd_low);  // a0 b0 c0 d0
+  v[1] = shuffle_lanes<0xDD>(ab_low, cd_low);
+  v[2] = shuffle_lanes<0x88>(ab_high, cd_high);
+  v[3] = shuffle_lanes<0xDD>(ab_high, cd_high);
+}
+
+/// Lanes kernels for the sub-line element sizes: a (64/es) x (64/es) tile of 1- or 2-byte
+/// elements is 4 x 4 blocks of N x N (N = 16/es), one per 128-bit lane, and every store is a
+/// whole destination line. Two ways to feed the in-lane unpack network, which transposes four
+/// blocks at once:
+///
+/// - transpose_tile_avx512_lanes gathers at load time: register k of column-of-lanes L from rows
+///   k, N + k, 2N + k and 3N + k (a load and three masked 128-bit broadcasts), a pass over the
+///   rows per lane, so that register t ends up holding destination row N * L + t whole.
+/// - transpose_tile_avx512_whole_rows loads each row once, whole: group g of N rows goes
+///   through the network, leaving in lane L of its register t destination row N * L + t's 16
+///   bytes from that group, and a 4 x 4 transpose of 128-bit lanes across the four groups'
+///   registers t makes destination rows t, N + t, 2N + t and 3N + t whole.
+///
+/// Whole rows take 32 (u16) or 64 (u8) registers of results where the gather takes 16: the u8
+/// form keeps half of them on the stack. Measured on Zen 5 (docs/performance.md, "The transpose
+/// kernel"): u16 whole rows everywhere (4096^2 bf16 2.1-2.2x -> 1.7-1.8x memcpy, one thread);
+/// u8 whole rows where the gather's four passes read the rows from L2 or memory (the block
+/// stage's buffers, rows sharing an L1 set: 2048^2 in cache 2.0-3.0 -> 1.7-2.4), the gather where
+/// they stay in L1 (rows 256 bytes apart: 2.2-2.4 against 2.6-2.8 with whole rows).
+/// The 16 bytes of `lane` in row `row` of a lanes tile. A function: -Os leaves a lambda called
+/// 64 times out of line.
+STRIDED_AVX512_TARGET [[gnu::always_inline]] inline __m128i piece_of_row(
+    const std::byte* src, const std::ptrdiff_t* src_rows, std::size_t row, std::size_t lane) {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + src_rows[row] + 16 * lane));
+}
+
+template <std::size_t ES, bool Stream>
 STRIDED_AVX512_TARGET void transpose_tile_avx512_lanes(const std::byte* src,
                                                        const std::ptrdiff_t* src_rows,
                                                        std::byte* dst,
                                                        const std::ptrdiff_t* dst_rows,
                                                        std::size_t) {
-  constexpr std::size_t n = 16 / ES, rows = 4 * n;
-  alignas(64) std::array<std::byte, Buffered ? rows * 64 : 1> buffer;
-  if constexpr (Buffered) {
-    STRIDED_UNROLLED
-    for (std::size_t row = 0; row < rows; ++row)
-      _mm512_store_si512(buffer.data() + 64 * row, _mm512_loadu_si512(src + src_rows[row]));
-  }
+  constexpr std::size_t n = 16 / ES;
   STRIDED_UNROLLED
   for (std::size_t lane = 0; lane < 4; ++lane) {
     __m512i r[n];
     STRIDED_UNROLLED
     for (std::size_t k = 0; k < n; ++k) {
-      const std::byte* b = buffer.data();
-      __m512i v = _mm512_castsi128_si512(piece_of_row<Buffered>(b, src, src_rows, k, lane));
-      v = _mm512_mask_broadcast_i32x4(v, 0x00F0,
-                                      piece_of_row<Buffered>(b, src, src_rows, n + k, lane));
-      v = _mm512_mask_broadcast_i32x4(v, 0x0F00,
-                                      piece_of_row<Buffered>(b, src, src_rows, 2 * n + k, lane));
-      r[k] = _mm512_mask_broadcast_i32x4(v, 0xF000,
-                                         piece_of_row<Buffered>(b, src, src_rows, 3 * n + k, lane));
+      __m512i v = _mm512_castsi128_si512(piece_of_row(src, src_rows, k, lane));
+      v = _mm512_mask_broadcast_i32x4(v, 0x00F0, piece_of_row(src, src_rows, n + k, lane));
+      v = _mm512_mask_broadcast_i32x4(v, 0x0F00, piece_of_row(src, src_rows, 2 * n + k, lane));
+      r[k] = _mm512_mask_broadcast_i32x4(v, 0xF000, piece_of_row(src, src_rows, 3 * n + k, lane));
     }
     perfect_shuffle_avx512(r, UnpackInLane<ES>{});
     STRIDED_UNROLLED
     for (std::size_t t = 0; t < n; ++t) store_row(dst + dst_rows[n * lane + t], r[t], Stream);
+  }
+}
+
+template <std::size_t ES, bool Stream>
+STRIDED_AVX512_TARGET void transpose_tile_avx512_whole_rows(const std::byte* src,
+                                                            const std::ptrdiff_t* src_rows,
+                                                            std::byte* dst,
+                                                            const std::ptrdiff_t* dst_rows,
+                                                            std::size_t) {
+  constexpr std::size_t n = 16 / ES;
+  __m512i out[4][n];
+  STRIDED_UNROLLED
+  for (std::size_t g = 0; g < 4; ++g) {
+    __m512i r[n];
+    STRIDED_UNROLLED
+    for (std::size_t k = 0; k < n; ++k) r[k] = _mm512_loadu_si512(src + src_rows[g * n + k]);
+    perfect_shuffle_avx512(r, UnpackInLane<ES>{});
+    STRIDED_UNROLLED
+    for (std::size_t t = 0; t < n; ++t) out[g][t] = r[t];
+  }
+  STRIDED_UNROLLED
+  for (std::size_t t = 0; t < n; ++t) {
+    __m512i v[4] = {out[0][t], out[1][t], out[2][t], out[3][t]};
+    transpose_lanes_4x4(v);
+    STRIDED_UNROLLED
+    for (std::size_t lane = 0; lane < 4; ++lane)
+      store_row(dst + dst_rows[n * lane + t], v[lane], Stream);
   }
 }
 

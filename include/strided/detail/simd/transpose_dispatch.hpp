@@ -35,19 +35,15 @@ inline TileKernel tile_kernel(std::size_t es, std::size_t max_i, std::size_t max
   const Isa isa = active_isa();
   if (isa == Isa::avx512) {
     if (es == 1 && max_w >= 64)
-      return {&transpose_tile_avx512_lanes<1, false, false>,
+      return {&transpose_tile_avx512_lanes<1, false>,
               64,
               64,
-              &transpose_tile_avx512_lanes<1, true, false>,
-              &transpose_tile_avx512_lanes<1, false, true>,
-              &transpose_tile_avx512_lanes<1, true, true>};
+              &transpose_tile_avx512_lanes<1, true>,
+              &transpose_tile_avx512_whole_rows<1, false>,
+              &transpose_tile_avx512_whole_rows<1, true>};
     if (es == 2 && max_w >= 32)
-      return {&transpose_tile_avx512_lanes<2, false, false>,
-              32,
-              32,
-              &transpose_tile_avx512_lanes<2, true, false>,
-              &transpose_tile_avx512_lanes<2, false, true>,
-              &transpose_tile_avx512_lanes<2, true, true>};
+      return {&transpose_tile_avx512_whole_rows<2, false>, 32, 32,
+              &transpose_tile_avx512_whole_rows<2, true>};
     if (es == 2 && max_w >= 16)
       return {&transpose_tile_avx512_u16<false>, 16, 16, &transpose_tile_avx512_u16<true>};
     if (es == 4 && max_w >= 16)
