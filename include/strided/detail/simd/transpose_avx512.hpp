@@ -1,6 +1,6 @@
 // AVX-512 transpose micro-kernels: 16 x 16 four-byte (zmm), 8 x 8 eight-byte (zmm), 16 x 16
-// two-byte (ymm, AVX-512BW+VL) elements, and the "lanes" kernels for 64 x 64 bytes and 32 x 32
-// two-byte elements (below).
+// two-byte (ymm, AVX-512BW+VL) elements, and the "lanes" and "whole rows" kernels for 64 x 64
+// bytes and 32 x 32 two-byte elements (below).
 //
 // vpermt2 permutes across the whole register, so the perfect-shuffle network of
 // transpose_sse2.hpp applies directly: log2(N) rounds of
@@ -182,6 +182,13 @@ STRIDED_AVX512_TARGET [[gnu::always_inline]] inline void transpose_lanes_4x4(__m
   v[3] = shuffle_lanes<0xDD>(ab_high, cd_high);
 }
 
+/// The 16 bytes of `lane` in row `row` of a lanes tile. A function: -Os leaves a lambda called
+/// 64 times out of line.
+STRIDED_AVX512_TARGET [[gnu::always_inline]] inline __m128i piece_of_row(
+    const std::byte* src, const std::ptrdiff_t* src_rows, std::size_t row, std::size_t lane) {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + src_rows[row] + 16 * lane));
+}
+
 /// Lanes kernels for the sub-line element sizes: a (64/es) x (64/es) tile of 1- or 2-byte
 /// elements is 4 x 4 blocks of N x N (N = 16/es), one per 128-bit lane, and every store is a
 /// whole destination line. Two ways to feed the in-lane unpack network, which transposes four
@@ -197,17 +204,10 @@ STRIDED_AVX512_TARGET [[gnu::always_inline]] inline void transpose_lanes_4x4(__m
 ///
 /// Whole rows take 32 (u16) or 64 (u8) registers of results where the gather takes 16: the u8
 /// form keeps half of them on the stack. Measured on Zen 5 (docs/performance.md, "The transpose
-/// kernel"): u16 whole rows everywhere (4096^2 bf16 2.1-2.2x -> 1.7-1.8x memcpy, one thread);
+/// kernel"): u16 whole rows everywhere (4096^2 bf16 1.5-2.2x -> 1.25-1.8x memcpy, one thread);
 /// u8 whole rows where the gather's four passes read the rows from L2 or memory (the block
-/// stage's buffers, rows sharing an L1 set: 2048^2 in cache 2.0-3.0 -> 1.7-2.4), the gather where
+/// stage's buffers, rows sharing an L1 set: 2048^2 in cache 2.0-3.3 -> 1.7-2.6), the gather where
 /// they stay in L1 (rows 256 bytes apart: 2.2-2.4 against 2.6-2.8 with whole rows).
-/// The 16 bytes of `lane` in row `row` of a lanes tile. A function: -Os leaves a lambda called
-/// 64 times out of line.
-STRIDED_AVX512_TARGET [[gnu::always_inline]] inline __m128i piece_of_row(
-    const std::byte* src, const std::ptrdiff_t* src_rows, std::size_t row, std::size_t lane) {
-  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + src_rows[row] + 16 * lane));
-}
-
 template <std::size_t ES, bool Stream>
 STRIDED_AVX512_TARGET void transpose_tile_avx512_lanes(const std::byte* src,
                                                        const std::ptrdiff_t* src_rows,

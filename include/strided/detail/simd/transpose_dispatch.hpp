@@ -6,8 +6,8 @@
 //            (lanes), else   (lanes), else      16 x 8 (WJ x WI) 8 x 4, else
 //            SSE2 16x16      SSE2 8x8           else AVX2 8x8    AVX2 4x4
 //   avx512   AVX-512 64x64   AVX-512 32x32      AVX-512 16x16    AVX-512 8x8
-//            (lanes), else   (lanes), else      or 16 x 8 (only  else the avx2
-//            SSE2 16x16      AVX-512 16x16      8 rows: WJ x WI) kernels
+//            (lanes), else   (whole rows),      or 16 x 8 (only  else the avx2
+//            SSE2 16x16      else AVX-512 16x16 8 rows: WJ x WI) kernels
 //                            else SSE2 8x8      else AVX2 8x8
 //   neon     NEON 16x16      NEON 8x8           NEON 4x4         NEON 2x2      (aarch64)
 // Other sizes use the scalar kernels at every level (see transpose_scalar.hpp). When a tile side

@@ -24,10 +24,11 @@ struct TileKernel {
   std::size_t wi = 0;       // destination rows per tile (elements along a source row)
   std::size_t wj = 0;       // source rows per tile (elements along a destination row)
   TileFn stream = nullptr;  // same kernel with non-temporal stores (rows aligned to wj * size)
-  /// The same kernel (plain and streaming) reading each source row whole into an L1 buffer first,
-  /// for kernels that otherwise read a row in 16-byte pieces, one pass over the rows per piece:
-  /// when the tile's rows share an L1 set (power-of-two strides), every pass fetches the rows'
-  /// lines again. Null for kernels that read each row once.
+  /// The same tile (plain and streaming) reading each source row whole, once (avx2: into an L1
+  /// buffer first; avx512 u8: into registers), for kernels that otherwise read a row in 16-byte
+  /// pieces, one pass over the rows per piece: when the tile's rows share an L1 set
+  /// (power-of-two strides), every pass fetches the rows' lines again. Null for kernels that read
+  /// each row once.
   TileFn buffered = nullptr;
   TileFn buffered_stream = nullptr;
 };
