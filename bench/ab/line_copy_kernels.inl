@@ -8,37 +8,29 @@
 inline TileKernel tile_kernel_transposing(std::size_t es, std::size_t max_i,
                                           std::size_t max_j) noexcept;
 
+/// Each line in two 32-byte halves, stored as the avx2 kernels store them (store_half_line).
 template <std::size_t W, bool Stream>
-[[gnu::target("avx2")]] void copy_lines_tile(const std::byte* src, const std::ptrdiff_t* src_rows,
-                                             std::byte* dst, const std::ptrdiff_t* dst_rows,
-                                             std::size_t) {
+[[gnu::target(STRIDED_AVX2_FEATURES)]] void copy_lines_tile(const std::byte* src,
+                                                            const std::ptrdiff_t* src_rows,
+                                                            std::byte* dst,
+                                                            const std::ptrdiff_t* dst_rows,
+                                                            std::size_t) {
   for (std::size_t r = 0; r < W; ++r) {
-    const std::byte* in = src + src_rows[r];
-    auto* out = reinterpret_cast<__m256i*>(dst + dst_rows[r]);
-    const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in));
-    const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 32));
-    if constexpr (Stream) {
-      _mm256_stream_si256(out, lo);
-      _mm256_stream_si256(out + 1, hi);
-    } else {
-      _mm256_storeu_si256(out, lo);
-      _mm256_storeu_si256(out + 1, hi);
-    }
+    const auto* in = reinterpret_cast<const __m256i*>(src + src_rows[r]);
+    store_half_line<Stream>(dst + dst_rows[r], _mm256_loadu_si256(in));
+    store_half_line<Stream>(dst + dst_rows[r] + 32, _mm256_loadu_si256(in + 1));
   }
 }
 
-/// The same with one 64-byte register per line, for the avx512 level (whose kernels store so).
+/// One 64-byte register per line, for the avx512 level (store_row, as its kernels store).
 template <std::size_t W, bool Stream>
-[[gnu::target("avx512f")]] void copy_lines_tile_zmm(const std::byte* src,
-                                                    const std::ptrdiff_t* src_rows, std::byte* dst,
-                                                    const std::ptrdiff_t* dst_rows, std::size_t) {
-  for (std::size_t r = 0; r < W; ++r) {
-    const __m512i v = _mm512_loadu_si512(src + src_rows[r]);
-    if constexpr (Stream)
-      _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + dst_rows[r]), v);
-    else
-      _mm512_storeu_si512(dst + dst_rows[r], v);
-  }
+[[gnu::target(STRIDED_AVX512_FEATURES)]] void copy_lines_tile_zmm(const std::byte* src,
+                                                                  const std::ptrdiff_t* src_rows,
+                                                                  std::byte* dst,
+                                                                  const std::ptrdiff_t* dst_rows,
+                                                                  std::size_t) {
+  for (std::size_t r = 0; r < W; ++r)
+    store_row(dst + dst_rows[r], _mm512_loadu_si512(src + src_rows[r]), Stream);
 }
 
 template <std::size_t W>
