@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstring>
 
-#include "strided/detail/parallel/pool.hpp"
+#include "strided/detail/parallel/parallel_for.hpp"
 
 namespace strided_bench {
 // Internal linkage: bench/ab/ab_library.cpp compiles this twice in one program, each time against

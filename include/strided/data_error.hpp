@@ -78,7 +78,7 @@ class DataError {
   /// The kind as a std::error_code in the "strided.data" category.
   std::error_code code() const noexcept;
   /// One lower-case line naming the operation and the values.
-  std::string message() const;
+  STRIDED_FUNC std::string message() const;
 
  private:
   DataError(DataErrorKind kind, const char* op) : kind_(kind), op_(op) {}
@@ -104,22 +104,11 @@ inline std::error_code make_error_code(DataErrorKind kind) noexcept {
 
 inline std::error_code DataError::code() const noexcept { return make_error_code(kind_); }
 
-[[gnu::cold]] inline std::string DataError::message() const {
-  if (kind_ == DataErrorKind::shape) return shape_error_.message();
-  detail::MessageText m(op_);
-  if (kind_ == DataErrorKind::empty_batch) {
-    m << "no samples to batch";
-  } else if (kind_ == DataErrorKind::sample_shape_mismatch) {
-    m << "sample " << index_ << " has shape ";
-    m.dims(actual_.span()) << ", expected ";
-    m.dims(expected_.span());
-  } else {
-    m << "unknown error";
-  }
-  return std::move(m).take();
-}
-
 }  // namespace strided
 
 template <>
 struct std::is_error_code_enum<strided::DataErrorKind> : std::true_type {};
+
+#if STRIDED_HEADER_ONLY
+#include "strided/error-inl.hpp"
+#endif

@@ -408,9 +408,9 @@ class ShapeError {
   /// The kind as a std::error_code in the "strided.shape" category.
   std::error_code code() const noexcept;
   /// One lower-case line naming the operation and the values: `op: ` + description().
-  std::string message() const;
+  STRIDED_FUNC std::string message() const;
   /// The message without its `op: ` prefix, for a caller that names the operation itself.
-  std::string description() const;
+  STRIDED_FUNC std::string description() const;
 
  private:
   const char* op_;
@@ -447,29 +447,13 @@ inline std::error_code make_error_code(ShapeErrorKind kind) noexcept {
 
 inline std::error_code ShapeError::code() const noexcept { return make_error_code(kind_); }
 
-[[gnu::cold]] inline std::string ShapeError::message() const {
-  detail::MessageText m(op_);
-  m << description();
-  return std::move(m).take();
-}
-
-[[gnu::cold]] inline std::string ShapeError::description() const {
-  detail::MessageText m;
-  visit([&](const auto& d) {
-    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(d)>, shape_errors::NoDetails>) {
-      std::string words = to_string(kind_);
-      std::replace(words.begin(), words.end(), '_', ' ');
-      m << words;
-    } else {
-      describe(m, d);
-    }
-  });
-  return std::move(m).take();
-}
-
 }  // namespace strided
 
 template <>
 struct std::is_error_code_enum<strided::ShapeErrorKind> : std::true_type {};
+
+#if STRIDED_HEADER_ONLY
+#include "strided/error-inl.hpp"
+#endif
 
 #include "strided/data_error.hpp"  // DataError, the batch errors (kept reachable from here)

@@ -19,7 +19,7 @@
 
 #include "strided/detail/allocation_guard.hpp"
 #include "strided/detail/buffer.hpp"
-#include "strided/detail/parallel/pool.hpp"
+#include "strided/detail/parallel/parallel_for.hpp"
 #include "strided/detail/zip.hpp"
 #include "strided/element.hpp"
 #include "strided/error.hpp"
@@ -87,7 +87,7 @@ Result<Tensor<R>> zip_apply(const char* op, F& f, const Tensor<T>&... in) {
       // group with its own scratch, allocated here so that running out of memory is an error
       // before `f` is first called. At most one group per thread bounds the scratch memory.
       const std::size_t parts =
-          std::min({chunk_count(n * sizeof(R)), job.chunk_count(), parallel_state().threads()});
+          std::min({chunk_count(n * sizeof(R)), job.chunk_count(), parallel_thread_count()});
       std::vector<typename zip::Job<R, F, T...>::Scratch> scratch(std::max<std::size_t>(parts, 1));
       for (auto& s : scratch)
         if (!job.allocate(s, needs_scratch)) return ShapeError::allocation_failed(op, n);

@@ -1,8 +1,8 @@
 // Control of the threads that materialise large tensors: contiguous(), copy_to, host_slice, casts
 // and stack / concat / stack_samples / concat_batches split work of 256 KiB or more into chunks
 // and run them on a pool of worker threads owned by the library (or on the application's own
-// executor). Results are the same bytes for every thread count. docs/performance.md ("Threads")
-// has the figures; docs/semantics.md ("Threads and fork") the rules.
+// executor). Results are the same bytes for every thread count. docs/semantics.md ("Threads and
+// fork") has the rules.
 #pragma once
 
 // clang-format off
@@ -10,28 +10,34 @@
 // clang-format on
 
 #include <cstddef>
-#include <utility>
+#include <functional>
 
-#include "strided/detail/parallel/pool.hpp"
+#include "strided/chunk_runner.hpp"
 
 namespace strided {
+
+/// An application's executor: `executor(count, run)` must call `run(i)` exactly once for every i in
+/// [0, count), on any threads and in any order, and return only when all of them have returned.
+using ParallelExecutor = std::function<void(std::size_t count, ChunkRunner run)>;
 
 /// Sets how many threads (the caller included) large copies may use; 1 turns the pool off (no
 /// thread is ever started), 0 restores the default, std::thread::hardware_concurrency(). The
 /// process starts with STRIDED_NUM_THREADS when it is a positive integer. Takes effect at the next
 /// copy: copies already running finish with the count they started with. Workers already started
 /// stay asleep when the count goes down.
-inline void set_num_threads(std::size_t n) noexcept { detail::parallel_state().set_threads(n); }
+STRIDED_FUNC void set_num_threads(std::size_t n) noexcept;
 
 /// The thread count large copies use now (>= 1).
-inline std::size_t num_threads() noexcept { return detail::parallel_state().threads(); }
+STRIDED_FUNC std::size_t num_threads() noexcept;
 
 /// Runs the chunks of every large copy on `executor` instead of the library's pool (an empty
 /// function restores the pool), so that an application with TBB, OpenMP or its own pool has one
 /// set of threads. How many chunks a copy is cut into still follows num_threads(). A copy made
 /// inside a chunk runs inline.
-inline void set_parallel_executor(ParallelExecutor executor) {
-  detail::parallel_state().set_executor(std::move(executor));
-}
+STRIDED_FUNC void set_parallel_executor(ParallelExecutor executor);
 
 }  // namespace strided
+
+#if STRIDED_HEADER_ONLY
+#include "strided/detail/parallel/parallel_for.hpp"  // which brings the definitions
+#endif

@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +29,35 @@ template <class T, class E = ShapeError>
 class Result;
 
 namespace detail {
+
+// std::invoke's rules (member pointers included) without <functional>, which brings the
+// searchers and <unordered_map> into every translation unit that holds a Result.
+template <class F, class A0, class... A>
+constexpr decltype(auto) invoke(F&& f, A0&& a0, A&&... a) {
+  using Fn = std::remove_cvref_t<F>;
+  if constexpr (std::is_member_function_pointer_v<Fn>) {
+    if constexpr (requires { (std::forward<A0>(a0).*f)(std::forward<A>(a)...); })
+      return (std::forward<A0>(a0).*f)(std::forward<A>(a)...);
+    else if constexpr (requires { a0.get(); })  // std::reference_wrapper
+      return (a0.get().*f)(std::forward<A>(a)...);
+    else
+      return ((*std::forward<A0>(a0)).*f)(std::forward<A>(a)...);
+  } else if constexpr (std::is_member_object_pointer_v<Fn>) {
+    if constexpr (requires { std::forward<A0>(a0).*f; })
+      return std::forward<A0>(a0).*f;
+    else if constexpr (requires { a0.get(); })
+      return a0.get().*f;
+    else
+      return (*std::forward<A0>(a0)).*f;
+  } else {
+    return std::forward<F>(f)(std::forward<A0>(a0), std::forward<A>(a)...);
+  }
+}
+
+template <class F>
+constexpr decltype(auto) invoke(F&& f) {
+  return std::forward<F>(f)();
+}
 
 template <class E>
 std::string error_message(const E& error) {
@@ -217,14 +245,14 @@ class Result {
   constexpr auto and_then(F&& f) const& {
     using R = std::remove_cvref_t<std::invoke_result_t<F, const T&>>;
     static_assert(detail::is_result<R>::value, "and_then needs a function returning Result");
-    if (has_) return std::invoke(std::forward<F>(f), storage_.value);
+    if (has_) return detail::invoke(std::forward<F>(f), storage_.value);
     return R(storage_.error);
   }
   template <class F>
   constexpr auto and_then(F&& f) && {
     using R = std::remove_cvref_t<std::invoke_result_t<F, T&&>>;
     static_assert(detail::is_result<R>::value, "and_then needs a function returning Result");
-    if (has_) return std::invoke(std::forward<F>(f), std::move(storage_.value));
+    if (has_) return detail::invoke(std::forward<F>(f), std::move(storage_.value));
     return R(std::move(storage_.error));
   }
   /// f(value) -> U, wrapped as Result<U, E>; an error passes through.
@@ -233,10 +261,10 @@ class Result {
     using U = std::remove_cv_t<std::invoke_result_t<F, const T&>>;
     if constexpr (std::is_void_v<U>) {
       if (!has_) return Result<void, E>(storage_.error);
-      std::invoke(std::forward<F>(f), storage_.value);
+      detail::invoke(std::forward<F>(f), storage_.value);
       return Result<void, E>();
     } else {
-      if (has_) return Result<U, E>(std::invoke(std::forward<F>(f), storage_.value));
+      if (has_) return Result<U, E>(detail::invoke(std::forward<F>(f), storage_.value));
       return Result<U, E>(storage_.error);
     }
   }
@@ -246,14 +274,14 @@ class Result {
     using R = std::remove_cvref_t<std::invoke_result_t<F, const E&>>;
     static_assert(detail::is_result<R>::value, "or_else needs a function returning Result");
     if (has_) return R(storage_.value);
-    return std::invoke(std::forward<F>(f), storage_.error);
+    return detail::invoke(std::forward<F>(f), storage_.error);
   }
   /// f(error) -> G, wrapped as Result<T, G>; a value passes through.
   template <class F>
   constexpr auto transform_error(F&& f) const& {
     using G = std::remove_cv_t<std::invoke_result_t<F, const E&>>;
     if (has_) return Result<T, G>(storage_.value);
-    return Result<T, G>(std::invoke(std::forward<F>(f), storage_.error));
+    return Result<T, G>(detail::invoke(std::forward<F>(f), storage_.error));
   }
 
   ///@}
@@ -324,17 +352,17 @@ class Result<void, E> {
   constexpr auto and_then(F&& f) const {
     using R = std::remove_cvref_t<std::invoke_result_t<F>>;
     static_assert(detail::is_result<R>::value, "and_then needs a function returning Result");
-    if (has_value()) return std::invoke(std::forward<F>(f));
+    if (has_value()) return detail::invoke(std::forward<F>(f));
     return R(*error_);
   }
   template <class F>
   constexpr auto transform(F&& f) const {
     using U = std::remove_cv_t<std::invoke_result_t<F>>;
     if constexpr (std::is_void_v<U>) {
-      if (has_value()) std::invoke(std::forward<F>(f));
+      if (has_value()) detail::invoke(std::forward<F>(f));
       return has_value() ? Result<void, E>() : Result<void, E>(*error_);
     } else {
-      if (has_value()) return Result<U, E>(std::invoke(std::forward<F>(f)));
+      if (has_value()) return Result<U, E>(detail::invoke(std::forward<F>(f)));
       return Result<U, E>(*error_);
     }
   }
@@ -342,13 +370,13 @@ class Result<void, E> {
   constexpr auto or_else(F&& f) const {
     using R = std::remove_cvref_t<std::invoke_result_t<F, const E&>>;
     if (has_value()) return R();
-    return std::invoke(std::forward<F>(f), *error_);
+    return detail::invoke(std::forward<F>(f), *error_);
   }
   template <class F>
   constexpr auto transform_error(F&& f) const {
     using G = std::remove_cv_t<std::invoke_result_t<F, const E&>>;
     if (has_value()) return Result<void, G>();
-    return Result<void, G>(std::invoke(std::forward<F>(f), *error_));
+    return Result<void, G>(detail::invoke(std::forward<F>(f), *error_));
   }
 
   ///@}

@@ -435,7 +435,7 @@ class Tensor {
           copy_into(dense.get());
           src = dense.get();
         }
-        detail::cast_contiguous_parallel<T, U>(src, out.get(), n);
+        detail::cast_elements<T, U>(src, out.get(), n);
       }
       return Tensor<U>(std::move(out), n, std::move(*layout));
     });

@@ -5,6 +5,14 @@
 #include <strided/tensor.hpp>
 #include <vector>
 
+#if defined(STRIDED_COMPILED_LIB)
+// The compiled mode's promise: a consumer's translation unit sees the engines' declarations only.
+#if defined(_IMMINTRIN_H_INCLUDED) || defined(__IMMINTRIN_H) || defined(_GLIBCXX_THREAD) || \
+    defined(_LIBCPP_THREAD)
+#error "strided::compiled: <immintrin.h> or <thread> reached a consumer's translation unit"
+#endif
+#endif
+
 namespace {
 
 int failures = 0;

@@ -1,5 +1,5 @@
 # cmake -P script behind the package.* tests (see CMakeLists.txt next to it).
-# Inputs (-D): MODE, STRIDED_SOURCE_DIR, WORK_DIR, GENERATOR, CXX_COMPILER, CXX_FLAGS,
+# Inputs (-D): MODE, TARGET (strided::strided or strided::compiled), STRIDED_SOURCE_DIR, WORK_DIR, GENERATOR, CXX_COMPILER, CXX_FLAGS,
 # CXX_STANDARD, BUILD_TYPE.
 cmake_minimum_required(VERSION 3.20)
 
@@ -10,6 +10,9 @@ foreach(_var MODE STRIDED_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
 endforeach()
 if(NOT BUILD_TYPE)
   set(BUILD_TYPE Release)
+endif()
+if(NOT TARGET)
+  set(TARGET strided::strided)
 endif()
 
 function(run)
@@ -25,7 +28,7 @@ endfunction()
 # benchmarks and examples are deliberately left out: a consumer must not need them.
 function(copy_release_tree dest)
   file(MAKE_DIRECTORY "${dest}")
-  foreach(_item CMakeLists.txt LICENSE README.md)
+  foreach(_item CMakeLists.txt LICENSE README.md src)
     if(EXISTS "${STRIDED_SOURCE_DIR}/${_item}")
       file(COPY "${STRIDED_SOURCE_DIR}/${_item}" DESTINATION "${dest}")
     endif()
@@ -37,7 +40,7 @@ set(_here "${CMAKE_CURRENT_LIST_DIR}")
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 
-set(_common -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}"
+set(_common "-DSTRIDED_CONSUMER_TARGET=${TARGET}" -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}" "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}"
             "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
 if(CXX_STANDARD)
   list(APPEND _common "-DCMAKE_CXX_STANDARD=${CXX_STANDARD}")
@@ -55,7 +58,9 @@ if(MODE STREQUAL "find_package")
   run("${CMAKE_COMMAND}" -S "${STRIDED_SOURCE_DIR}" -B "${WORK_DIR}/strided-build" ${_common}
       -DSTRIDED_BUILD_TESTS=OFF -DSTRIDED_BUILD_BENCHMARKS=OFF -DSTRIDED_BUILD_EXAMPLES=OFF
       -DSTRIDED_INSTALL=ON)
-  run("${CMAKE_COMMAND}" --install "${WORK_DIR}/strided-build" --prefix "${_prefix}")
+  run("${CMAKE_COMMAND}" --build "${WORK_DIR}/strided-build" --config "${BUILD_TYPE}")
+  run("${CMAKE_COMMAND}" --install "${WORK_DIR}/strided-build" --config "${BUILD_TYPE}" --prefix
+      "${_prefix}")
   # Only the prefix: a stray system-wide strided must not make this test pass.
   list(APPEND _extra "-DCMAKE_PREFIX_PATH=${_prefix}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
        -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF)

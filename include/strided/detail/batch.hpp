@@ -10,7 +10,7 @@
 
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/copy/copy.hpp"
-#include "strided/detail/parallel/pool.hpp"
+#include "strided/detail/parallel/parallel_for.hpp"
 #include "strided/element.hpp"
 #include "strided/error.hpp"
 #include "strided/layout.hpp"

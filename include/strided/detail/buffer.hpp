@@ -9,11 +9,7 @@
 #include <memory>
 #include <new>
 
-#include "strided/detail/buffer_cache.hpp"
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "strided/detail/config.hpp"
 
 namespace strided::detail {
 
@@ -23,7 +19,6 @@ inline constexpr std::size_t buffer_alignment = 64;
 /// 64 MiB buffer otherwise costs one page fault per 4 KiB on first touch (~9x a memcpy here).
 /// They are also the ones the buffer cache keeps, their size rounded up to a multiple of this.
 inline constexpr std::size_t huge_page_size = std::size_t{2} << 20;
-static_assert(cache_block_granule == huge_page_size);
 
 inline std::size_t buffer_align_for(std::size_t bytes) noexcept {
   return bytes >= huge_page_size ? huge_page_size : buffer_alignment;
@@ -31,36 +26,25 @@ inline std::size_t buffer_align_for(std::size_t bytes) noexcept {
 
 /// Frees a buffer from try_allocate_buffer: a huge-page-aligned one goes to the buffer cache
 /// (which keeps it or frees it), any other to operator delete.
+/// A block of `bytes` (a multiple of huge_page_size) aligned to huge_page_size: from the buffer
+/// cache when it holds one, else fresh, advised for transparent huge pages. nullptr when memory
+/// runs out.
+STRIDED_FUNC void* allocate_huge_block(std::size_t bytes) noexcept;
+/// Gives a block of allocate_huge_block back (to the cache, which may free it).
+STRIDED_FUNC void release_huge_block(void* block, std::size_t bytes) noexcept;
+
 struct AlignedDelete {
   std::size_t align;
   std::size_t bytes;  // as allocated: a multiple of huge_page_size when align is huge_page_size
   void operator()(const void* p) const noexcept {
     void* block = const_cast<void*>(p);
     if (align == huge_page_size)
-      buffer_cache().put(block, bytes);
+      release_huge_block(block, bytes);
     else
       ::operator delete (block, std::align_val_t{align});
   }
 };
 
-/// A block of `bytes` (a multiple of huge_page_size): a cached one if there is one of that size,
-/// else a fresh one advised for huge pages. When the system has no memory left, the cache is
-/// emptied and the allocation tried once more. nullptr on failure.
-inline void* allocate_huge_block(std::size_t bytes) noexcept {
-  if (void* cached = buffer_cache().take(bytes)) return cached;
-  void* raw = ::operator new (bytes, std::align_val_t{huge_page_size}, std::nothrow);
-  if (raw == nullptr && buffer_cache().release())
-    raw = ::operator new (bytes, std::align_val_t{huge_page_size}, std::nothrow);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (raw != nullptr)
-    (void)::madvise(raw, bytes, MADV_HUGEPAGE);  // advice: failure changes nothing
-#endif
-  return raw;
-}
-
-/// Allocates `count` uninitialised elements of the trivially copyable `T` (a recycled buffer may
-/// hold anything). Returns nullptr when the byte count overflows or memory is exhausted: callers
-/// turn that into `allocation_failed` or `std::bad_alloc`.
 template <class T>
 std::shared_ptr<T> try_allocate_buffer(std::size_t count) noexcept {
   if (count > std::numeric_limits<std::size_t>::max() / sizeof(T)) return nullptr;
@@ -100,3 +84,7 @@ std::shared_ptr<T> allocate_buffer(std::size_t count) {
 }
 
 }  // namespace strided::detail
+
+#if STRIDED_HEADER_ONLY
+#include "strided/detail/buffer-inl.hpp"
+#endif

@@ -13,8 +13,8 @@
 //                          quiet NaN with its sign and leading payload bits (what x86 converts do)
 //   user type ↔ anything → through float, with element_traits<T>::to_f32 / from_f32
 // The float bit routines live beside the formats, in half.hpp (convert_float_bits,
-// int_to_float_bits). `cast_contiguous` is the fast entry point: SIMD kernels where they exist,
-// a scalar loop otherwise, always bit-identical to `cast_value` (tests check every path).
+// int_to_float_bits). `cast_contiguous` (cast-inl.hpp) is the fast path: SIMD kernels where they
+// exist, a scalar loop otherwise, always bit-identical to `cast_value` (tests check every path).
 #pragma once
 
 #include <algorithm>
@@ -26,11 +26,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "strided/detail/parallel/pool.hpp"
-#include "strided/detail/simd/cast_avx2.hpp"
-#include "strided/detail/simd/cast_avx512.hpp"
-#include "strided/detail/simd/cast_neon.hpp"
-#include "strided/detail/simd/isa.hpp"
+#include "strided/detail/parallel/parallel_for.hpp"
 #include "strided/dtype.hpp"
 #include "strided/element.hpp"
 #include "strided/half.hpp"
@@ -182,45 +178,32 @@ void scalar_loop(const From* src, To* dst, std::size_t n) noexcept {
 /// when this is a parallel chunk of it (the kernels stream their stores by the whole size).
 template <class From, class To>
 requires is_castable_v<From, To>
-void cast_contiguous(
-    const From* src, To* dst, std::size_t n,
-    [[maybe_unused]] std::size_t whole_n = 0) noexcept {  // unused on scalar-only targets
-  if (n == 0) return;
-  if constexpr (std::is_same_v<From, To>) {
-    std::memcpy(static_cast<void*>(dst), src, n * sizeof(From));
+void cast_contiguous(const From* src, To* dst, std::size_t n, std::size_t whole_n = 0) noexcept;
+
+/// cast_contiguous on every thread of the pool when n is large. The engine's entry point for
+/// built-in element types: libstrided holds every pair in the compiled mode.
+template <class From, class To>
+requires is_castable_v<From, To>
+void cast_contiguous_parallel(const From* src, To* dst, std::size_t n);
+
+/// What Tensor::cast calls: the engine for built-in pairs, a scalar loop over the pool for a user
+/// type that casts through float (its conversion is the user's code, so it is compiled here).
+template <class From, class To>
+requires is_castable_v<From, To>
+void cast_elements(const From* src, To* dst, std::size_t n) {
+  if constexpr (is_builtin_element_v<From> && is_builtin_element_v<To>) {
+    cast_contiguous_parallel(src, dst, n);
   } else {
-#if STRIDED_X86
-    if constexpr (requires { cast_avx2::run(src, dst, n); }) {
-      const Isa isa = active_isa();
-      if constexpr (requires { cast_avx512::run(src, dst, n); }) {
-        if (isa == Isa::avx512) return cast_avx512::run(src, dst, n, whole_n);
-      }
-      if (isa != Isa::scalar) return cast_avx2::run(src, dst, n, whole_n);
-    }
-#endif
-#if STRIDED_NEON
-    if constexpr (requires { cast_neon::run(src, dst, n); }) {
-      if (active_isa() == Isa::neon) return cast_neon::run(src, dst, n, whole_n);
-    }
-#endif
-    cast_impl::scalar_loop(src, dst, n);
+    const std::size_t chunks = chunk_count(n * std::max(sizeof(From), sizeof(To)));
+    parallel_for(chunks, [&](std::size_t c) {
+      const std::size_t first = split_point(n, chunks, c), last = split_point(n, chunks, c + 1);
+      cast_impl::scalar_loop(src + first, dst + first, last - first);
+    });
   }
 }
 
-/// cast_contiguous on every thread of the pool when n is large. Chunks start at multiples of
-/// cache_line_bytes elements, so a line-aligned destination is written in whole lines per thread.
-template <class From, class To>
-requires is_castable_v<From, To>
-void cast_contiguous_parallel(const From* src, To* dst, std::size_t n) {
-  const std::size_t chunks = chunk_count(n * std::max(sizeof(From), sizeof(To)));
-  if (chunks < 2) return cast_contiguous(src, dst, n);
-  constexpr std::size_t step = cache_line_bytes;
-  const std::size_t blocks = n / step + (n % step != 0 ? 1 : 0);
-  parallel_for(chunks, [&](std::size_t c) {
-    const std::size_t first = std::min(split_point(blocks, chunks, c) * step, n);
-    const std::size_t last = std::min(split_point(blocks, chunks, c + 1) * step, n);
-    cast_contiguous(src + first, dst + first, last - first, n);
-  });
-}
-
 }  // namespace strided::detail
+
+#if STRIDED_HEADER_ONLY
+#include "strided/detail/cast-inl.hpp"
+#endif

@@ -22,7 +22,7 @@
 #include "strided/detail/chunk_grid.hpp"
 #include "strided/detail/copy/copy.hpp"
 #include "strided/detail/odometer.hpp"
-#include "strided/detail/parallel/pool.hpp"
+#include "strided/detail/parallel/parallel_for.hpp"
 #include "strided/shape.hpp"
 
 namespace strided::detail::zip {

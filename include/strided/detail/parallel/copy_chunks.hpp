@@ -17,7 +17,7 @@
 
 #include "strided/detail/copy/args.hpp"
 #include "strided/detail/copy/stream.hpp"
-#include "strided/detail/parallel/pool.hpp"
+#include "strided/detail/parallel/parallel_for.hpp"
 
 namespace strided::detail {
 

@@ -1,5 +1,7 @@
-// The threads layer under the copy engine: a persistent worker pool, started lazily, that runs the
-// chunks of one large copy, cast or batch on several cores; or the application's own executor.
+// The threads layer's implementation (declared in parallel.hpp and parallel_for.hpp): a
+// persistent worker pool, started lazily, that runs the chunks of one large copy, cast or batch
+// on several cores; or the application's own executor. Included by parallel_for.hpp in
+// header-only mode, compiled into libstrided otherwise.
 //
 // The engines never see threads: an entry point (copy_strided, the cast entry, fill_batch) asks
 // chunk_count() how many pieces its bytes are worth and hands parallel_for() a function that does
@@ -24,42 +26,10 @@
 #include <vector>
 
 #include "strided/detail/parallel/fork.hpp"
-
-namespace strided {
-
-/// A borrowed reference to the function that runs the chunks of one parallel job: `run(i)` runs
-/// chunk i. Cheap to copy; valid until the executor it was passed to returns.
-class ChunkRunner {
- public:
-  template <class F>
-  explicit ChunkRunner(F& f) noexcept
-      : object_(const_cast<void*>(static_cast<const void*>(&f))),
-        call_([](void* object, std::size_t i) { (*static_cast<F*>(object))(i); }) {}
-
-  void operator()(std::size_t i) const { call_(object_, i); }
-
- private:
-  void* object_;
-  void (*call_)(void*, std::size_t);
-};
-
-/// An application's executor: `executor(count, run)` must call `run(i)` exactly once for every i in
-/// [0, count), on any threads and in any order, and return only when all of them have returned.
-using ParallelExecutor = std::function<void(std::size_t count, ChunkRunner run)>;
-
-}  // namespace strided
+#include "strided/detail/parallel/parallel_for.hpp"
+#include "strided/parallel.hpp"
 
 namespace strided::detail {
-
-/// Work below this many bytes runs on the calling thread (measured: see docs/performance.md,
-/// "Threads"; a job costs a few microseconds of wake-up, a 256 KiB copy about ten).
-inline constexpr std::size_t parallel_threshold_bytes = std::size_t{256} << 10;
-/// No chunk smaller than this; and at most this many chunks per thread (the spare ones let a
-/// thread that got a core first take more of the work on a loaded machine).
-inline constexpr std::size_t min_chunk_bytes = std::size_t{64} << 10;
-inline constexpr std::size_t chunks_per_thread = 4;
-/// Chunks end on multiples of this in the destination, so no two threads write the same line.
-inline constexpr std::size_t cache_line_bytes = 64;
 
 /// Parses STRIDED_NUM_THREADS: a positive decimal count. False for anything else (the default is
 /// kept: an environment variable cannot report an error).
@@ -286,22 +256,12 @@ inline ParallelState& parallel_state() noexcept {
   return *state;
 }
 
-/// How many workers the pool has started (0 until the first parallel job), for tests.
-inline std::size_t pool_worker_count() noexcept {
+STRIDED_FUNC std::size_t pool_worker_count() noexcept {
   const Pool* p = parallel_state().pool_if_started();
   return p == nullptr ? 0 : p->started_workers();
 }
 
-/// The start of part `c` of `total` items cut into `parts` near-equal parts (c <= parts), without
-/// the overflow of total * c.
-constexpr std::size_t split_point(std::size_t total, std::size_t parts, std::size_t c) noexcept {
-  return total / parts * c + total % parts * c / parts;
-}
-
-/// How many chunks `bytes` of copy-class work should be split into: 1 (run inline) below the
-/// threshold, with one thread, or inside a chunk; else up to chunks_per_thread per thread and
-/// none below min_chunk_bytes.
-inline std::size_t chunk_count(std::size_t bytes) noexcept {
+STRIDED_FUNC std::size_t chunk_count(std::size_t bytes) noexcept {
   if (bytes < parallel_threshold_bytes || in_parallel_region) return 1;
   const std::size_t threads = parallel_state().threads();
   if (threads <= 1) return 1;
@@ -310,27 +270,38 @@ inline std::size_t chunk_count(std::size_t bytes) noexcept {
   return std::clamp<std::size_t>(bytes / min_chunk_bytes, 2, most);
 }
 
-/// Runs run_chunk(0) ... run_chunk(chunks - 1), each exactly once, possibly at the same time on
-/// several threads; returns when all have returned. Inline when chunks < 2, inside a chunk, with
-/// one thread, or while another thread has the pool. run_chunk must not throw.
-template <class F>
-void parallel_for(std::size_t chunks, F&& run_chunk) {
+STRIDED_FUNC std::size_t parallel_thread_count() noexcept { return parallel_state().threads(); }
+
+STRIDED_FUNC void run_chunks(std::size_t chunks, ChunkRunner run) {
   auto serial = [&] {
-    for (std::size_t i = 0; i < chunks; ++i) run_chunk(i);
+    for (std::size_t i = 0; i < chunks; ++i) run(i);
   };
   if (chunks < 2 || in_parallel_region) return serial();
   ParallelState& state = parallel_state();
   if (const auto executor = state.executor()) {
     auto in_region = [&](std::size_t i) {
       const RegionGuard region;
-      run_chunk(i);
+      run(i);
     };
     return (*executor)(chunks, ChunkRunner(in_region));
   }
   const std::size_t threads = state.threads();
   if (threads <= 1) return serial();
-  if (!state.pool().try_run(chunks, std::min(threads, chunks) - 1, ChunkRunner(run_chunk)))
-    serial();
+  if (!state.pool().try_run(chunks, std::min(threads, chunks) - 1, run)) serial();
 }
 
 }  // namespace strided::detail
+
+namespace strided {
+
+STRIDED_FUNC void set_num_threads(std::size_t n) noexcept {
+  detail::parallel_state().set_threads(n);
+}
+
+STRIDED_FUNC std::size_t num_threads() noexcept { return detail::parallel_state().threads(); }
+
+STRIDED_FUNC void set_parallel_executor(ParallelExecutor executor) {
+  detail::parallel_state().set_executor(std::move(executor));
+}
+
+}  // namespace strided
