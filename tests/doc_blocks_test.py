@@ -99,13 +99,27 @@ class LintTest(unittest.TestCase):
 
 class LinksTest(unittest.TestCase):
     def test_existing_paths_pass(self):
-        tree = Tree(self, page("See [the other page](other.md#a-section), [home](../README.md),",
-                         "`tests/foo_test.cpp`, `strided/tensor.hpp`, `tests/<name>_test.cpp`,",
-                         "[a site](https://example.org/x) and [here](#top)."),
-                    files=["docs/other.md", "tests/foo_test.cpp"])
+        pages = page("# Top", "See [the other page](other.md#a-section-sizes), [home](../README.md),",
+                     "`tests/foo_test.cpp`, `strided/tensor.hpp`, `tests/<name>_test.cpp`,",
+                     "[a site](https://example.org/x), [here](#top) and [again](other.md#a-1).")
+        pages["docs/other.md"] = "# A\n\n## A section (`sizes`)\n\n# A\n"
+        tree = Tree(self, pages, files=["tests/foo_test.cpp"])
         status, out = tree.run("links")
         self.assertEqual(status, 0, out)
-        self.assertIn("4 paths checked, 0 missing", out)
+        self.assertIn("6 paths checked, 0 missing", out)
+
+    def test_missing_anchors_fail(self):
+        pages = page("[there](other.md#b), [here](#nowhere), [fenced](other.md#not-a-heading)",
+                     "<a id=\"kept\"></a>[kept](#kept)")
+        pages["docs/other.md"] = "# A\n\n```sh\n# not a heading\n```\n"
+        status, out = Tree(self, pages).run("links")
+        self.assertEqual(status, 1)
+        self.assertIn("docs/page.md:1: 'other.md#b': docs/other.md has no heading with the anchor "
+                      "#b", out)
+        self.assertIn("'#nowhere': docs/page.md has no heading", out)
+        self.assertIn("'other.md#not-a-heading'", out)
+        self.assertNotIn("#kept", out)
+        self.assertIn("4 paths checked, 3 missing", out)
 
     def test_missing_paths_fail(self):
         tree = Tree(self, page("[gone](gone.md)", "`bench/none.cpp`", "#include <strided/nothing.hpp>"))
@@ -115,6 +129,23 @@ class LinksTest(unittest.TestCase):
         self.assertIn("docs/page.md:2: 'bench/none.cpp' names bench/none.cpp", out)
         self.assertIn("docs/page.md:3: 'strided/nothing.hpp' names include/strided/nothing.hpp",
                       out)
+
+
+class ExamplesTest(unittest.TestCase):
+    def test_every_program_linked(self):
+        pages = {"docs/examples.md": "[`a`](../examples/a.cpp) + [`.py`](../examples/a.py)\n"}
+        tree = Tree(self, pages, files=["examples/a.cpp", "examples/a.py", "examples/expected/a.txt"])
+        status, out = tree.run("examples")
+        self.assertEqual(status, 0, out)
+        self.assertIn("2 programs, 0 not on", out)
+
+    def test_a_program_missing_from_the_page_fails(self):
+        pages = {"docs/examples.md": "[`a`](../examples/a.cpp)\n"}
+        tree = Tree(self, pages, files=["examples/a.cpp", "examples/b.cpp", "examples/b.py"])
+        status, out = tree.run("examples")
+        self.assertEqual(status, 1)
+        self.assertIn("does not link examples/b.cpp", out)
+        self.assertIn("does not link examples/b.py", out)
 
 
 class GenerateTest(unittest.TestCase):
