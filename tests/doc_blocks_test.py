@@ -148,6 +148,74 @@ class ExamplesTest(unittest.TestCase):
         self.assertIn("does not link examples/b.py", out)
 
 
+def load_tables():
+    """docs/figures/tables.py, which writes and checks the generated tables (docs.tables)."""
+    import importlib.util
+    path = pathlib.Path(__file__).resolve().parent.parent / "docs" / "figures" / "tables.py"
+    spec = importlib.util.spec_from_file_location("tables", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class TablesTest(unittest.TestCase):
+    CSV = ("# a comment\n"
+           "case,avx512,avx2,avx512_2t,avx2_2t,numpy,pytorch,eigen,xtensor\n"
+           "transpose_4096x4096_f32,1.22,1.17,1.33,1.37,17.12,3.55,,16.20\n")
+    REGION = ["<!-- generated: copy-avx2 (docs/figures/tables.py) -->",
+              "| view made contiguous (× `memcpy`) | strided (avx2) | NumPy | PyTorch | Eigen | xtensor |",
+              "| --- | --- | --- | --- | --- | --- |",
+              "| `transpose_4096x4096_f32` | 1.17 | 17.1 | 3.55 | — | 16.2 |",
+              "<!-- end generated -->"]
+
+    def tree(self, *parts):
+        tree = Tree(self, page(*parts))
+        (tree.root / "docs" / "figures").mkdir()
+        (tree.root / "docs" / "figures" / "copy.csv").write_text(self.CSV)
+        (tree.root / "docs" / "figures" / "comparison.md").write_text(
+            "| x | [measured](docs/performance.md) {transpose_4096x4096_f32.numpy} |\n")
+        return tree
+
+    def run_tables(self, tree, mode):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = load_tables().run(mode, tree.root)
+        return status, out.getvalue()
+
+    def test_current_table_passes(self):
+        status, out = self.run_tables(self.tree("text", *self.REGION, "more"), "check")
+        self.assertEqual(status, 0, out)
+
+    def test_stale_table_fails_and_write_fixes_it(self):
+        stale = list(self.REGION)
+        stale[3] = stale[3].replace("1.17", "1.50")
+        tree = self.tree(*stale)
+        status, out = self.run_tables(tree, "check")
+        self.assertEqual(status, 1)
+        self.assertIn("stale generated tables in docs/page.md", out)
+        self.assertEqual(self.run_tables(tree, "write")[0], 0)
+        self.assertIn(self.REGION[3], (tree.root / "docs/page.md").read_text())
+        self.assertEqual(self.run_tables(tree, "check")[0], 0)
+
+    def test_unknown_table_and_missing_end_fail(self):
+        status, out = self.run_tables(
+            self.tree("<!-- generated: nope (docs/figures/tables.py) -->", "<!-- end generated -->",
+                      "<!-- generated: threads (docs/figures/tables.py) -->"), "check")
+        self.assertEqual(status, 1)
+        self.assertIn("unknown generated table 'nope'", out)
+        self.assertIn("'threads' has no '<!-- end generated -->'", out)
+
+    def test_comparison_links_are_relative_to_the_page(self):
+        tree = self.tree("<!-- generated: comparison (docs/figures/tables.py) -->",
+                         "<!-- end generated -->")
+        (tree.root / "README.md").write_text((tree.root / "docs/page.md").read_text())
+        self.run_tables(tree, "write")
+        self.assertIn("| x | [measured](performance.md) 17.1 |",
+                      (tree.root / "docs/page.md").read_text())
+        self.assertIn("| x | [measured](docs/performance.md) 17.1 |",
+                      (tree.root / "README.md").read_text())
+
+
 class GenerateTest(unittest.TestCase):
     def test_main_block_with_hidden_setup_and_output(self):
         tree = Tree(self, page("<!-- compile: main", "int seven = 7;", "-->", "```cpp",
