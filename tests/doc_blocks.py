@@ -34,7 +34,8 @@ tests/check_docs.cmake) may stand with a `compile` marker; blocks of the two mar
     python3 doc_blocks.py generate <root> <out dir>   writes <out dir>/<page>.cpp, one per page with
                                                       a compiled block, and pages.txt
     python3 doc_blocks.py lint <root>                 every cpp block marked, markers well formed
-    python3 doc_blocks.py links <root>                links and repository paths named in the docs exist,
+    python3 doc_blocks.py links <root>                links and repository paths named in the docs (and in
+                                                      bench/NOTEBOOK.md) exist,
                                                       and so do the #anchors of links to pages
     python3 doc_blocks.py examples <root>             docs/examples.md links every program in examples/
 """
@@ -391,7 +392,8 @@ def examples(root):
 
 def links(root):
     errors, checked = 0, 0
-    for page in pages(root):
+    notebook = [pathlib.Path("bench/NOTEBOOK.md")] if (root / "bench/NOTEBOOK.md").exists() else []
+    for page in pages(root) + notebook:
         text = (root / page).read_text(encoding="utf-8")
         for number, path, written, anchor in named_paths(page, text):
             checked += 1
