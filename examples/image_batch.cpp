@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iostream>
 #include <strided/batch.hpp>
+#include <strided/map.hpp>
 #include <strided/tensor.hpp>
 #include <vector>
 
@@ -38,13 +39,11 @@ int main() {
   const Tensor<std::uint8_t> nhwc = strided::stack_samples(images).value();
   // 2. NHWC -> NCHW is a view: output axis k is input axis perm[k]. Nothing is copied.
   const Tensor<std::uint8_t> nchw_view = nhwc.permute({0, 3, 1, 2}).value();
-  // 3. cast<float>() reads the view in logical order and writes a contiguous NCHW float tensor.
-  const Tensor<float> nchw = nchw_view.cast<float>().value();
-  // 4. strided has no arithmetic: scale to [0, 1] over the contiguous elements yourself.
-  std::vector<float> scaled(nchw.as_slice()->begin(), nchw.as_slice()->end());
-  for (float& v : scaled) v /= 255.0f;
-  const Tensor<float> batch = Tensor<float>::from_vector(std::move(scaled), nchw.shape()).value();
-  // 5. bfloat16 for the model: round to nearest even, exactly as PyTorch's .to(torch.bfloat16).
+  // 3. map reads the view in logical order and writes a contiguous NCHW float tensor: the
+  //    layout change, the conversion and the scaling to [0, 1] in one pass.
+  const Tensor<float> batch =
+      strided::map(nchw_view, [](std::uint8_t v) { return v / 255.0f; }).value();
+  // 4. bfloat16 for the model: round to nearest even, exactly as PyTorch's .to(torch.bfloat16).
   const Tensor<strided::bf16> batch_bf16 = batch.cast<strided::bf16>().value();
   // [pipeline]
 

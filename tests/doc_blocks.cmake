@@ -2,7 +2,9 @@
 # block is marked). Included from tests/CMakeLists.txt.
 #   docs.blocks.lint   every C++ block carries a compile marker, and the markers are well formed
 #   docs.blocks.selftest  tests/doc_blocks_test.py: the checker itself, on small made-up pages
-#   docs.links         every link and repository path the docs name exists
+#   docs.links         every link and repository path the docs name exists, anchors included
+#   docs.example_list  docs/examples.md links every program in examples/
+#   docs.tables        the generated tables (docs/figures/tables.py) match docs/figures/copy.csv
 #   docs.<page>        the page's blocks, compiled as one program (target doc_<page>) and run;
 #                      where the page shows a block's output, the output is compared
 # The pages are read at configure time (and again when one changes), so that a page with a
@@ -34,15 +36,22 @@ add_test(NAME docs.blocks.selftest COMMAND "${Python3_EXECUTABLE}"
 set_tests_properties(docs.blocks.selftest PROPERTIES LABELS "docs" ENVIRONMENT
                                                      "DOC_BLOCKS_CXX=${CMAKE_CXX_COMPILER}")
 
-foreach(_check IN ITEMS lint links)
+foreach(_check IN ITEMS lint links examples)
   set(_name "docs.${_check}")
   if(_check STREQUAL "lint")
     set(_name "docs.blocks.lint")
+  endif()
+  if(_check STREQUAL "examples")
+    set(_name "docs.example_list")  # docs.examples runs the blocks of docs/examples.md
   endif()
   add_test(NAME ${_name} COMMAND "${Python3_EXECUTABLE}" "${_doc_script}" ${_check}
                                  "${PROJECT_SOURCE_DIR}")
   set_tests_properties(${_name} PROPERTIES LABELS "docs")
 endforeach()
+
+add_test(NAME docs.tables COMMAND "${Python3_EXECUTABLE}" "${PROJECT_SOURCE_DIR}/docs/figures/tables.py"
+                                  check "${PROJECT_SOURCE_DIR}")
+set_tests_properties(docs.tables PROPERTIES LABELS "docs")
 
 file(STRINGS "${_doc_out}/pages.txt" _doc_listing)
 foreach(_entry IN LISTS _doc_listing)

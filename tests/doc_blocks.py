@@ -34,7 +34,10 @@ tests/check_docs.cmake) may stand with a `compile` marker; blocks of the two mar
     python3 doc_blocks.py generate <root> <out dir>   writes <out dir>/<page>.cpp, one per page with
                                                       a compiled block, and pages.txt
     python3 doc_blocks.py lint <root>                 every cpp block marked, markers well formed
-    python3 doc_blocks.py links <root>                links and repository paths named in the docs exist
+    python3 doc_blocks.py links <root>                links and repository paths named in the docs (and in
+                                                      bench/NOTEBOOK.md) exist,
+                                                      and so do the #anchors of links to pages
+    python3 doc_blocks.py examples <root>             docs/examples.md links every program in examples/
 """
 
 import pathlib
@@ -312,40 +315,97 @@ CODE_PATH = re.compile(r"`((?:include|tests|bench|examples|docs|cmake|\.ci)/[^`\
 HEADER = re.compile(r"(?:`|#include <)(strided/[\w/]+\.hpp)(?:`|>)")
 
 
+def slug(heading):
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(text):
+    """The anchors a page defines: its headings (outside code blocks), numbered when repeated
+    as GitHub does (`name`, `name-1`, ...), and explicit `<a id="...">` / `<a name="...">`."""
+    found, seen, fence = set(), {}, None
+    for line in text.split("\n"):
+        match = FENCE.match(line)
+        if match:
+            if fence is None:
+                fence = match.group(1)
+            elif match.group(1).startswith(fence) and not match.group(2):
+                fence = None
+            continue
+        if fence:
+            continue
+        heading = re.match(r"^#{1,6}\s+(.*?)\s*$", line)
+        if heading:
+            name = slug(heading.group(1))
+            count = seen.get(name, 0)
+            seen[name] = count + 1
+            found.add(name if count == 0 else f"{name}-{count}")
+        found.update(re.findall(r"<a\s+(?:id|name)=\"([^\"]+)\"", line))
+    return found
+
+
 def named_paths(page, text):
-    """(line, path relative to the root, as written) for every repository path the page names."""
+    """(line, path relative to the root, as written, anchor or None) for every repository path
+    the page names; the anchor is that of a link to a page (`other.md#section`, `#section`)."""
     for number, line in enumerate(text.split("\n"), start=1):
         for target in LINK.findall(line):
-            if re.match(r"^[a-z]+:", target) or target.startswith("#"):
-                continue  # a URL or an anchor of the same page
-            resolved = (page.parent / target.split("#")[0]).as_posix()
-            yield number, resolved, target
+            if re.match(r"^[a-z]+:", target):
+                continue  # a URL
+            path, _, anchor = target.partition("#")
+            resolved = (page.parent / path).as_posix() if path else page.as_posix()
+            yield number, resolved, target, anchor or None
         for path in CODE_PATH.findall(line):
             if not re.search(r"[<>*{}…]|\.\.\.", path):  # a pattern, not a path
-                yield number, path.split("#")[0], path
+                yield number, path.split("#")[0], path, None
         for header in HEADER.findall(line):
-            yield number, f"include/{header}", header
+            yield number, f"include/{header}", header, None
+
+
+def normalise(path):
+    """a/b/../c -> a/c."""
+    parts = []
+    for part in pathlib.PurePosixPath(path).parts:
+        if part == "..":
+            if parts:
+                parts.pop()
+        elif part != ".":
+            parts.append(part)
+    return "/".join(parts)
+
+
+def examples(root):
+    """Every program in examples/ (its .cpp, and a Python half's .py) is linked from
+    docs/examples.md, so that a new example cannot be left off the page."""
+    page = pathlib.Path("docs/examples.md")
+    text = (root / page).read_text(encoding="utf-8")
+    linked = {normalise((page.parent / target.partition("#")[0]).as_posix())
+              for target in LINK.findall(text)}
+    programs = sorted(p.relative_to(root).as_posix() for pattern in ("*.cpp", "*.py")
+                      for p in (root / "examples").glob(pattern))
+    missing = [p for p in programs if p not in linked]
+    for path in missing:
+        print(f"{page}: does not link {path} (add it to the table of programs)")
+    print(f"doc_blocks examples: {len(programs)} programs, {len(missing)} not on {page}")
+    return 1 if missing or not programs else 0
 
 
 def links(root):
     errors, checked = 0, 0
-    for page in pages(root):
+    notebook = [pathlib.Path("bench/NOTEBOOK.md")] if (root / "bench/NOTEBOOK.md").exists() else []
+    for page in pages(root) + notebook:
         text = (root / page).read_text(encoding="utf-8")
-        for number, path, written in named_paths(page, text):
+        for number, path, written, anchor in named_paths(page, text):
             checked += 1
-            normal = pathlib.PurePosixPath(path)
-            parts = []
-            for part in normal.parts:
-                if part == "..":
-                    if parts:
-                        parts.pop()
-                elif part != ".":
-                    parts.append(part)
-            resolved = "/".join(parts)
-            if (root / resolved).exists():
-                continue
-            print(f"{page}:{number}: '{written}' names {resolved}, which does not exist")
-            errors += 1
+            resolved = normalise(path)
+            if not (root / resolved).exists():
+                print(f"{page}:{number}: '{written}' names {resolved}, which does not exist")
+                errors += 1
+            elif anchor is not None and resolved.endswith(".md"):
+                if anchor not in anchors((root / resolved).read_text(encoding="utf-8")):
+                    print(f"{page}:{number}: '{written}': {resolved} has no heading with the "
+                          f"anchor #{anchor}")
+                    errors += 1
     print(f"doc_blocks links: {checked} paths checked, {errors} missing")
     return 1 if errors or checked == 0 else 0
 
@@ -357,6 +417,8 @@ def main(argv):
         return lint(pathlib.Path(argv[2]))
     if len(argv) == 3 and argv[1] == "links":
         return links(pathlib.Path(argv[2]))
+    if len(argv) == 3 and argv[1] == "examples":
+        return examples(pathlib.Path(argv[2]))
     print(__doc__, file=sys.stderr)
     return 2
 

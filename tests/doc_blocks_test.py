@@ -99,13 +99,27 @@ class LintTest(unittest.TestCase):
 
 class LinksTest(unittest.TestCase):
     def test_existing_paths_pass(self):
-        tree = Tree(self, page("See [the other page](other.md#a-section), [home](../README.md),",
-                         "`tests/foo_test.cpp`, `strided/tensor.hpp`, `tests/<name>_test.cpp`,",
-                         "[a site](https://example.org/x) and [here](#top)."),
-                    files=["docs/other.md", "tests/foo_test.cpp"])
+        pages = page("# Top", "See [the other page](other.md#a-section-sizes), [home](../README.md),",
+                     "`tests/foo_test.cpp`, `strided/tensor.hpp`, `tests/<name>_test.cpp`,",
+                     "[a site](https://example.org/x), [here](#top) and [again](other.md#a-1).")
+        pages["docs/other.md"] = "# A\n\n## A section (`sizes`)\n\n# A\n"
+        tree = Tree(self, pages, files=["tests/foo_test.cpp"])
         status, out = tree.run("links")
         self.assertEqual(status, 0, out)
-        self.assertIn("4 paths checked, 0 missing", out)
+        self.assertIn("6 paths checked, 0 missing", out)
+
+    def test_missing_anchors_fail(self):
+        pages = page("[there](other.md#b), [here](#nowhere), [fenced](other.md#not-a-heading)",
+                     "<a id=\"kept\"></a>[kept](#kept)")
+        pages["docs/other.md"] = "# A\n\n```sh\n# not a heading\n```\n"
+        status, out = Tree(self, pages).run("links")
+        self.assertEqual(status, 1)
+        self.assertIn("docs/page.md:1: 'other.md#b': docs/other.md has no heading with the anchor "
+                      "#b", out)
+        self.assertIn("'#nowhere': docs/page.md has no heading", out)
+        self.assertIn("'other.md#not-a-heading'", out)
+        self.assertNotIn("#kept", out)
+        self.assertIn("4 paths checked, 3 missing", out)
 
     def test_missing_paths_fail(self):
         tree = Tree(self, page("[gone](gone.md)", "`bench/none.cpp`", "#include <strided/nothing.hpp>"))
@@ -115,6 +129,91 @@ class LinksTest(unittest.TestCase):
         self.assertIn("docs/page.md:2: 'bench/none.cpp' names bench/none.cpp", out)
         self.assertIn("docs/page.md:3: 'strided/nothing.hpp' names include/strided/nothing.hpp",
                       out)
+
+
+class ExamplesTest(unittest.TestCase):
+    def test_every_program_linked(self):
+        pages = {"docs/examples.md": "[`a`](../examples/a.cpp) + [`.py`](../examples/a.py)\n"}
+        tree = Tree(self, pages, files=["examples/a.cpp", "examples/a.py", "examples/expected/a.txt"])
+        status, out = tree.run("examples")
+        self.assertEqual(status, 0, out)
+        self.assertIn("2 programs, 0 not on", out)
+
+    def test_a_program_missing_from_the_page_fails(self):
+        pages = {"docs/examples.md": "[`a`](../examples/a.cpp)\n"}
+        tree = Tree(self, pages, files=["examples/a.cpp", "examples/b.cpp", "examples/b.py"])
+        status, out = tree.run("examples")
+        self.assertEqual(status, 1)
+        self.assertIn("does not link examples/b.cpp", out)
+        self.assertIn("does not link examples/b.py", out)
+
+
+def load_tables():
+    """docs/figures/tables.py, which writes and checks the generated tables (docs.tables)."""
+    import importlib.util
+    path = pathlib.Path(__file__).resolve().parent.parent / "docs" / "figures" / "tables.py"
+    spec = importlib.util.spec_from_file_location("tables", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class TablesTest(unittest.TestCase):
+    CSV = ("# a comment\n"
+           "case,avx512,avx2,avx512_2t,avx2_2t,numpy,pytorch,eigen,xtensor\n"
+           "transpose_4096x4096_f32,1.22,1.17,1.33,1.37,17.12,3.55,,16.20\n")
+    REGION = ["<!-- generated: copy-avx2 (docs/figures/tables.py) -->",
+              "| view made contiguous (× `memcpy`) | strided (avx2) | NumPy | PyTorch | Eigen | xtensor |",
+              "| --- | --- | --- | --- | --- | --- |",
+              "| `transpose_4096x4096_f32` | 1.17 | 17.1 | 3.55 | — | 16.2 |",
+              "<!-- end generated -->"]
+
+    def tree(self, *parts):
+        tree = Tree(self, page(*parts))
+        (tree.root / "docs" / "figures").mkdir()
+        (tree.root / "docs" / "figures" / "copy.csv").write_text(self.CSV)
+        (tree.root / "docs" / "figures" / "comparison.md").write_text(
+            "| x | [measured](docs/performance.md) {transpose_4096x4096_f32.numpy} |\n")
+        return tree
+
+    def run_tables(self, tree, mode):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = load_tables().run(mode, tree.root)
+        return status, out.getvalue()
+
+    def test_current_table_passes(self):
+        status, out = self.run_tables(self.tree("text", *self.REGION, "more"), "check")
+        self.assertEqual(status, 0, out)
+
+    def test_stale_table_fails_and_write_fixes_it(self):
+        stale = list(self.REGION)
+        stale[3] = stale[3].replace("1.17", "1.50")
+        tree = self.tree(*stale)
+        status, out = self.run_tables(tree, "check")
+        self.assertEqual(status, 1)
+        self.assertIn("stale generated tables in docs/page.md", out)
+        self.assertEqual(self.run_tables(tree, "write")[0], 0)
+        self.assertIn(self.REGION[3], (tree.root / "docs/page.md").read_text())
+        self.assertEqual(self.run_tables(tree, "check")[0], 0)
+
+    def test_unknown_table_and_missing_end_fail(self):
+        status, out = self.run_tables(
+            self.tree("<!-- generated: nope (docs/figures/tables.py) -->", "<!-- end generated -->",
+                      "<!-- generated: threads (docs/figures/tables.py) -->"), "check")
+        self.assertEqual(status, 1)
+        self.assertIn("unknown generated table 'nope'", out)
+        self.assertIn("'threads' has no '<!-- end generated -->'", out)
+
+    def test_comparison_links_are_relative_to_the_page(self):
+        tree = self.tree("<!-- generated: comparison (docs/figures/tables.py) -->",
+                         "<!-- end generated -->")
+        (tree.root / "README.md").write_text((tree.root / "docs/page.md").read_text())
+        self.run_tables(tree, "write")
+        self.assertIn("| x | [measured](performance.md) 17.1 |",
+                      (tree.root / "docs/page.md").read_text())
+        self.assertIn("| x | [measured](docs/performance.md) 17.1 |",
+                      (tree.root / "README.md").read_text())
 
 
 class GenerateTest(unittest.TestCase):
