@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 
+#include "strided/data_error-inl.hpp"
 #include "strided/detail/format.hpp"
 #include "strided/error-inl.hpp"
 #include "strided/half.hpp"

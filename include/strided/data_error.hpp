@@ -110,5 +110,5 @@ template <>
 struct std::is_error_code_enum<strided::DataErrorKind> : std::true_type {};
 
 #if STRIDED_HEADER_ONLY
-#include "strided/error-inl.hpp"
+#include "strided/data_error-inl.hpp"
 #endif

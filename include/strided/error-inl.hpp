@@ -1,4 +1,4 @@
-// ShapeError's and DataError's messages (declared in error.hpp and data_error.hpp): built only when
+// ShapeError's messages (declared in error.hpp): built only when
 // an error is shown, so compiled once into libstrided in the compiled mode rather than in every
 // translation unit that can fail.
 #pragma once
@@ -8,7 +8,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "strided/data_error.hpp"
 #include "strided/detail/message_text.hpp"
 #include "strided/error.hpp"
 #include "strided/shape_error_details.hpp"
@@ -32,21 +31,6 @@ namespace strided {
       describe(m, d);
     }
   });
-  return std::move(m).take();
-}
-
-[[gnu::cold]] STRIDED_FUNC std::string DataError::message() const {
-  if (kind_ == DataErrorKind::shape) return shape_error_.message();
-  detail::MessageText m(op_);
-  if (kind_ == DataErrorKind::empty_batch) {
-    m << "no samples to batch";
-  } else if (kind_ == DataErrorKind::sample_shape_mismatch) {
-    m << "sample " << index_ << " has shape ";
-    m.dims(actual_.span()) << ", expected ";
-    m.dims(expected_.span());
-  } else {
-    m << "unknown error";
-  }
   return std::move(m).take();
 }
 

@@ -1,5 +1,6 @@
 // safetensors files (https://github.com/huggingface/safetensors): memory-mapped, zero-copy reads
-// and a writer. Needs nlohmann/json.hpp (Debian `nlohmann-json3-dev`), only in this header.
+// and a writer. Parsing the JSON header needs nlohmann/json.hpp (Debian `nlohmann-json3-dev`), in
+// safetensors-inl.hpp only: with strided::compiled built where nlohmann was found, not at all.
 //
 // File layout: an 8-byte little-endian header size N, N bytes of JSON
 //   {"__metadata__": {"k": "v"}, "name": {"dtype": "F32", "shape": [3, 4],
@@ -23,7 +24,6 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <span>
 #include <string>
@@ -35,13 +35,20 @@
 #include "strided/any_tensor.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/io/file.hpp"
-#include "strided/detail/io/json_tree.hpp"
 #include "strided/dtype.hpp"
 #include "strided/element.hpp"
 #include "strided/io/error.hpp"
 #include "strided/layout.hpp"
 #include "strided/result.hpp"
 #include "strided/tensor.hpp"
+
+// libstrided holds the JSON half when it was built with nlohmann_json (it then defines
+// STRIDED_COMPILED_SAFETENSORS); otherwise every translation unit compiles it.
+#if defined(STRIDED_COMPILED_SAFETENSORS)
+#define STRIDED_SAFETENSORS_FUNC
+#else
+#define STRIDED_SAFETENSORS_FUNC inline
+#endif
 
 namespace strided {
 
@@ -83,196 +90,13 @@ struct SafetensorsHeader {
   std::size_t data_offset = 0;                  ///< 8 + N: file offset of the data section
 };
 
-namespace detail {
-
-class SafetensorsParser {
- public:
-  explicit SafetensorsParser(const std::string& source) : source_(source) {}
-
-  IoError fail(IoErrorKind kind, const std::string& what) const {
-    return IoError(kind, "parse_safetensors_header", source_, what);
-  }
-
-  /// Parses the JSON (into a tree that is safe to destroy when memory runs out), rejecting
-  /// duplicate keys (nlohmann would keep the last silently).
-  Result<JsonNode, IoError> parse_json(std::string_view text) const {
-    if (text.empty() || text.front() != '{')
-      return fail(IoErrorKind::malformed_header, "the header does not start with '{'");
-    JsonParse parsed = parse_json_tree(text);
-    switch (parsed.status) {
-      case JsonParse::Status::syntax_error:
-        return fail(IoErrorKind::malformed_header, "the header is not JSON");
-      case JsonParse::Status::too_deep:
-        return fail(
-            IoErrorKind::malformed_header,
-            "the header nests deeper than " + std::to_string(JsonNode::max_depth) + " levels");
-      case JsonParse::Status::duplicate_key:
-        return fail(IoErrorKind::malformed_header,
-                    "key \"" + parsed.duplicate + "\" appears twice");
-      case JsonParse::Status::ok:
-        break;
-    }
-    if (!parsed.root.is_object())
-      return fail(IoErrorKind::malformed_header, "the header is not a JSON object");
-    return std::move(parsed.root);
-  }
-
-  Result<std::size_t, IoError> unsigned_at(const JsonNode& j, const std::string& what) const {
-    if (!j.is_number_unsigned())
-      return fail(IoErrorKind::malformed_header,
-                  what + " is " + j.dump() + ", not a non-negative integer");
-    return static_cast<std::size_t>(j.unsigned_value());
-  }
-
-  Result<SafetensorsInfo, IoError> entry(const std::string& name, const JsonNode& j) const {
-    const std::string where = "tensor \"" + name + "\"";
-    if (!j.is_object()) return fail(IoErrorKind::malformed_header, where + " is not an object");
-    for (const auto& [key, value] : j.fields())
-      if (key != "dtype" && key != "shape" && key != "data_offsets")
-        return fail(IoErrorKind::malformed_header, where + " has an unknown field \"" + key + "\"");
-    const JsonNode* dtype = j.find("dtype");
-    const JsonNode* shape = j.find("shape");
-    const JsonNode* offsets = j.find("data_offsets");
-    if (dtype == nullptr || shape == nullptr || offsets == nullptr)
-      return fail(IoErrorKind::malformed_header,
-                  where + " needs the fields \"dtype\", \"shape\" and \"data_offsets\"");
-    if (!dtype->is_string())
-      return fail(IoErrorKind::malformed_header, where + ": \"dtype\" is not a string");
-    SafetensorsInfo info;
-    info.name = name;
-    info.dtype = dtype->string();
-    if (safetensors_dtype_size(info.dtype) == 0)
-      return fail(IoErrorKind::unsupported_dtype, where + ": unknown dtype \"" + info.dtype + "\"");
-    if (!shape->is_array())
-      return fail(IoErrorKind::malformed_header, where + ": \"shape\" is not an array");
-    if (shape->items().size() > max_rank)
-      return IoError::from_shape(
-          ShapeError::rank_too_large("parse_safetensors_header", shape->items().size()), source_);
-    for (const JsonNode& size : shape->items()) {
-      auto v = unsigned_at(size, where + ": a \"shape\" entry");
-      if (!v) return v.error();
-      info.shape.push_back(*v);
-    }
-    if (!offsets->is_array() || offsets->items().size() != 2)
-      return fail(IoErrorKind::malformed_header,
-                  where + ": \"data_offsets\" is not an array of two integers");
-    auto begin = unsigned_at(offsets->items()[0], where + ": data_offsets[0]");
-    if (!begin) return begin.error();
-    auto end = unsigned_at(offsets->items()[1], where + ": data_offsets[1]");
-    if (!end) return end.error();
-    info.begin = *begin;
-    info.end = *end;
-    return info;
-  }
-
-  Result<void, IoError> metadata(const JsonNode& j, std::map<std::string, std::string>& out) const {
-    if (!j.is_object())
-      return fail(IoErrorKind::malformed_header, "\"__metadata__\" is not an object");
-    for (const auto& [key, value] : j.fields()) {
-      if (!value.is_string())
-        return fail(IoErrorKind::malformed_header,
-                    "metadata \"" + key + "\" is " + value.dump() + ", not a string");
-      out.emplace(key, value.string());
-    }
-    return {};
-  }
-
-  /// The data section must be covered exactly, in offset order: no hole, no overlap, each entry
-  /// numel x element size long, the last one ending at the end of the file.
-  Result<void, IoError> check_offsets(std::vector<SafetensorsInfo>& tensors,
-                                      std::size_t data_len) const {
-    std::sort(tensors.begin(), tensors.end(), [](const auto& a, const auto& b) {
-      return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
-    });
-    std::size_t expected = 0;
-    for (const SafetensorsInfo& t : tensors) {
-      const std::string where = "tensor \"" + t.name + "\" ";
-      if (t.end < t.begin)
-        return fail(IoErrorKind::invalid_offsets, where + "ends (" + std::to_string(t.end) +
-                                                      ") before it begins (" +
-                                                      std::to_string(t.begin) + ")");
-      if (t.begin != expected)
-        return fail(IoErrorKind::invalid_offsets,
-                    where + "begins at " + std::to_string(t.begin) + ", expected " +
-                        std::to_string(expected) +
-                        (t.begin > expected ? " (a hole)" : " (an overlap)"));
-      const auto numel = checked_numel(t.shape);
-      std::size_t bytes = 0;
-      if (!numel || __builtin_mul_overflow(*numel, safetensors_dtype_size(t.dtype), &bytes))
-        return IoError::from_shape(ShapeError::size_overflow("parse_safetensors_header", t.shape),
-                                   source_);
-      if (t.end - t.begin != bytes)
-        return fail(IoErrorKind::size_mismatch, where + "has " + std::to_string(t.end - t.begin) +
-                                                    " bytes; shape " + dims_string(t.shape) +
-                                                    " of " + t.dtype + " needs " +
-                                                    std::to_string(bytes));
-      expected = t.end;
-    }
-    if (expected != data_len)
-      return fail(IoErrorKind::size_mismatch, "the tensors cover " + std::to_string(expected) +
-                                                  " bytes, the data section has " +
-                                                  std::to_string(data_len));
-    return {};
-  }
-
- private:
-  const std::string& source_;
-};
-
-}  // namespace detail
-
 /// Parses and fully validates a whole safetensors file image: size prefix, header size limit
 /// (safetensors_max_header_size), the header inside the file, JSON syntax (no duplicate keys),
 /// every field's type, known dtypes, rank <= 64, sizes = numel x element size, offsets in order
 /// without holes or overlaps, and the data section ending exactly at the end of the file. This
 /// is the fuzzing entry point of the safetensors reader.
-inline Result<SafetensorsHeader, IoError> parse_safetensors_header(
-    std::span<const std::byte> file, const std::string& source = "<memory>") {
-  return detail::guard_io(
-      "parse_safetensors_header", source, [&]() -> Result<SafetensorsHeader, IoError> {
-        detail::SafetensorsParser parser(source);
-        if (file.size() < 8)
-          return parser.fail(
-              IoErrorKind::truncated,
-              std::to_string(file.size()) + " bytes, shorter than the 8-byte size prefix");
-        // A size prefix that cannot be right usually means another kind of file: say so first.
-        if (std::memcmp(file.data(), "\x93NUMPY", 6) == 0)
-          return parser.fail(IoErrorKind::bad_magic,
-                             "not a safetensors file: it starts with the .npy magic \\x93NUMPY "
-                             "(read it with strided::load_npy)");
-        const std::uint64_t n = detail::load_le<8>(file.data());
-        if (n > safetensors_max_header_size)
-          return parser.fail(IoErrorKind::header_too_large,
-                             "not a safetensors file (or a damaged one): its 8-byte size prefix "
-                             "announces a header of " +
-                                 std::to_string(n) + " bytes, above the limit " +
-                                 std::to_string(safetensors_max_header_size));
-        if (n > file.size() - 8)
-          return parser.fail(IoErrorKind::truncated,
-                             "not a safetensors file (or a truncated one): its 8-byte size prefix "
-                             "announces a header of " +
-                                 std::to_string(n) + " bytes but only " +
-                                 std::to_string(file.size() - 8) + " bytes follow");
-        const std::string_view text(reinterpret_cast<const char*>(file.data() + 8),
-                                    static_cast<std::size_t>(n));
-        auto json = parser.parse_json(text);
-        if (!json) return json.error();
-        SafetensorsHeader header;
-        header.data_offset = 8 + static_cast<std::size_t>(n);
-        for (const auto& [key, value] : json->fields()) {
-          if (key == "__metadata__") {
-            if (auto ok = parser.metadata(value, header.metadata); !ok) return ok.error();
-            continue;
-          }
-          auto info = parser.entry(key, value);
-          if (!info) return info.error();
-          header.tensors.push_back(std::move(*info));
-        }
-        if (auto ok = parser.check_offsets(header.tensors, file.size() - header.data_offset); !ok)
-          return ok.error();
-        return header;
-      });
-}
+STRIDED_SAFETENSORS_FUNC Result<SafetensorsHeader, IoError> parse_safetensors_header(
+    std::span<const std::byte> file, const std::string& source = "<memory>");
 
 /// An open safetensors file (or image): its validated header and the bytes, shared with every
 /// tensor get() returns. Copies share the mapping.
@@ -457,13 +281,7 @@ class SafetensorsEntry {
 namespace detail {
 
 /// `s` as a JSON string literal; clears `valid` when `s` is not valid UTF-8.
-inline std::string json_string(const std::string& s, bool& valid) {
-  using Handler = nlohmann::json::error_handler_t;
-  const nlohmann::json j(s);  // a scalar: its destructor allocates nothing
-  std::string text = j.dump(-1, ' ', false, Handler::replace);
-  if (text != j.dump(-1, ' ', false, Handler::ignore)) valid = false;
-  return text;
-}
+STRIDED_SAFETENSORS_FUNC std::string json_string(const std::string& s, bool& valid);
 
 /// Appends `[3,4]`: a shape as a compact JSON array.
 inline void append_json_dims(std::string& out, const Shape& shape) {
@@ -561,3 +379,7 @@ inline Result<void, IoError> save_safetensors(
 }
 
 }  // namespace strided
+
+#if !defined(STRIDED_COMPILED_SAFETENSORS)
+#include "strided/io/safetensors-inl.hpp"
+#endif

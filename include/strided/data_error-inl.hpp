@@ -1,0 +1,28 @@
+// DataError's message (declared in data_error.hpp), compiled once into libstrided in the compiled
+// mode, like ShapeError's (error-inl.hpp).
+#pragma once
+
+#include <string>
+#include <utility>
+
+#include "strided/data_error.hpp"
+#include "strided/detail/message_text.hpp"
+
+namespace strided {
+
+[[gnu::cold]] STRIDED_FUNC std::string DataError::message() const {
+  if (kind_ == DataErrorKind::shape) return shape_error_.message();
+  detail::MessageText m(op_);
+  if (kind_ == DataErrorKind::empty_batch) {
+    m << "no samples to batch";
+  } else if (kind_ == DataErrorKind::sample_shape_mismatch) {
+    m << "sample " << index_ << " has shape ";
+    m.dims(actual_.span()) << ", expected ";
+    m.dims(expected_.span());
+  } else {
+    m << "unknown error";
+  }
+  return std::move(m).take();
+}
+
+}  // namespace strided
