@@ -72,7 +72,7 @@ struct DLPackReleaseWithGil {
 inline DType dtype_from_numpy(const pybind11::dtype& dt, const char* expected) {
   const char kind = dt.kind();
   const auto size = static_cast<std::size_t>(dt.itemsize());
-  const std::string given = pybind11::str(dt).cast<std::string>();
+  const auto given = dt.attr("name").cast<std::string>();
   if (kind == 'O')
     throw pybind11::type_error(
         "strided: got a NumPy array of dtype object (Python objects, not "
@@ -81,7 +81,7 @@ inline DType dtype_from_numpy(const pybind11::dtype& dt, const char* expected) {
   if (!dt.attr("isnative").cast<bool>())
     throw pybind11::type_error(
         "strided: got a NumPy array of dtype " + given + " (" +
-        pybind11::str(dt.attr("str")).cast<std::string>() + ", non-native byte order); expected " +
+        dt.attr("str").cast<std::string>() + ", non-native byte order); expected " +
         std::string(expected) +
         " in native byte order: call .astype(array.dtype.newbyteorder('='))");
   for (const DTypeInfo& row : dtype_registry) {
@@ -181,7 +181,7 @@ template <class Value>
 std::optional<Value> import_dlpack_object(pybind11::handle src, bool convert) {
   namespace py = pybind11;
   const std::string what =
-      "a " + py::str(py::type::handle_of(src).attr("__name__")).cast<std::string>();
+      "a " + py::type::handle_of(src).attr("__name__").cast<std::string>();
   if (py::hasattr(src, "__dlpack_device__")) {
     const auto device = src.attr("__dlpack_device__")().cast<std::pair<int, int>>();
     if (device.first != kDLCPU)
