@@ -5,8 +5,8 @@
 
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <strided/interop/pybind11.hpp>
+#include <string>
 
 namespace py = pybind11;
 using strided::AnyTensor;

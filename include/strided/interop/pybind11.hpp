@@ -80,9 +80,8 @@ inline DType dtype_from_numpy(const pybind11::dtype& dt, const char* expected) {
         std::string(expected));
   if (!dt.attr("isnative").cast<bool>())
     throw pybind11::type_error(
-        "strided: got a NumPy array of dtype " + given + " (" +
-        dt.attr("str").cast<std::string>() + ", non-native byte order); expected " +
-        std::string(expected) +
+        "strided: got a NumPy array of dtype " + given + " (" + dt.attr("str").cast<std::string>() +
+        ", non-native byte order); expected " + std::string(expected) +
         " in native byte order: call .astype(array.dtype.newbyteorder('='))");
   for (const DTypeInfo& row : dtype_registry) {
     if (row.npy_descr.empty() || row.size != size) continue;
@@ -180,8 +179,7 @@ std::optional<Value> import_numpy(const pybind11::array& array, bool convert) {
 template <class Value>
 std::optional<Value> import_dlpack_object(pybind11::handle src, bool convert) {
   namespace py = pybind11;
-  const std::string what =
-      "a " + py::type::handle_of(src).attr("__name__").cast<std::string>();
+  const std::string what = "a " + py::type::handle_of(src).attr("__name__").cast<std::string>();
   if (py::hasattr(src, "__dlpack_device__")) {
     const auto device = src.attr("__dlpack_device__")().cast<std::pair<int, int>>();
     if (device.first != kDLCPU)
