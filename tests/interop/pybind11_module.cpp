@@ -1,11 +1,14 @@
 // The extension module test_pybind11.py drives: strided/interop/pybind11.hpp's casters in both
 // directions, the explicit conversions, and a tensor kept past the call that created it.
+// clang-format off
+#include <strided/interop/pybind11.hpp>  // first: it must compile on its own (tests/self_contained
+                                         // cannot build a Python module)
+// clang-format on
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cstdint>
 #include <optional>
-#include <strided/interop/pybind11.hpp>
 #include <string>
 
 namespace py = pybind11;
