@@ -11,6 +11,14 @@ function(strided_pybind11_skip why)
 endfunction()
 
 function(strided_pybind11_tests python)
+  if(CMAKE_CROSSCOMPILING)
+    strided_pybind11_skip("a native build (the host Python cannot load a cross-compiled module)")
+    return()
+  endif()
+  if(CMAKE_CXX_FLAGS MATCHES "-fno-exceptions")
+    strided_pybind11_skip("exceptions (pybind11 reports errors as C++ exceptions)")
+    return()
+  endif()
   # pybind11's classic mode finds its Python through PYTHON_EXECUTABLE: the interpreter that
   # has numpy and torch. (tests/doc_blocks.cmake's find_package(Python3) would switch pybind11
   # to its FindPython mode, with whatever python3 that found: hidden in this function's scope.)
