@@ -303,7 +303,9 @@ class Copies(unittest.TestCase):
                 np.testing.assert_array_equal(c, a)
 
     def test_copy_releases_the_gil(self):
-        # A copy large enough to take a while: another Python thread must run meanwhile.
+        # While the copy runs, a Python thread that wants the GIL must get it. With the GIL
+        # held, it would wait for the switch interval (2 s, far longer than the copies), so no
+        # tick could land during a copy. A few attempts absorb a busy machine's scheduling.
         a = np.ones((4096, 4096), dtype=np.float32).T
         ticks = []
         stop = threading.Event()
@@ -312,17 +314,21 @@ class Copies(unittest.TestCase):
             while not stop.is_set():
                 ticks.append(1)
 
+        old = sys.getswitchinterval()
+        sys.setswitchinterval(2.0)
         thread = threading.Thread(target=spin)
-        sys.setswitchinterval(1.0)  # with the GIL held, the spinner would not run for 1 s
         try:
             thread.start()
-            before = len(ticks)
-            c = m.to_numpy_copy(a)
-            during = len(ticks) - before
+            for _ in range(8):
+                before = len(ticks)
+                c = m.to_numpy_copy(a)
+                during = len(ticks) - before
+                if during:
+                    break
         finally:
             stop.set()
             thread.join()
-            sys.setswitchinterval(0.005)
+            sys.setswitchinterval(old)
         np.testing.assert_array_equal(c[:2, :2], np.ones((2, 2), dtype=np.float32))
         self.assertGreater(during, 0)
 
