@@ -96,8 +96,8 @@ inline DType dtype_from_numpy(const pybind11::dtype& dt, const char* expected) {
                              std::string(expected));
 }
 
-/// What an argument of type `Value` accepts, for messages: "f32 (NumPy float32)" or "an array of
-/// bool, integers, float16/32/64 (or bfloat16 through __dlpack__)".
+/// What an argument of type `Value` accepts, for messages: "dtype f32" for a Tensor<float>, the
+/// dtypes an AnyTensor takes otherwise.
 template <class Value>
 std::string expected_dtype() {
   if constexpr (std::is_same_v<Value, AnyTensor>) {
