@@ -35,13 +35,15 @@ function(strided_target_options target)
 endfunction()
 
 # strided_find_optional_deps(): look up the optional third-party libraries that some tests and
-# examples use, once per build. Sets STRIDED_HAVE_<DEP> (FMT, NLOHMANN_JSON, DLPACK) in the caller.
+# examples use, once per build. Sets STRIDED_HAVE_<DEP> (FMT, NLOHMANN_JSON, DLPACK, EIGEN) in the
+# caller.
 macro(strided_find_optional_deps)
   if(NOT TARGET fmt::fmt)
     find_package(fmt QUIET)
   endif()
   find_package(nlohmann_json 3 QUIET)
   find_package(dlpack QUIET)
+  find_package(Eigen3 3.3 QUIET NO_MODULE)
   set(STRIDED_HAVE_FMT OFF)
   set(STRIDED_HAVE_NLOHMANN_JSON OFF)
   set(STRIDED_HAVE_DLPACK OFF)
@@ -54,11 +56,16 @@ macro(strided_find_optional_deps)
   if(TARGET dlpack::dlpack)
     set(STRIDED_HAVE_DLPACK ON)
   endif()
+  set(STRIDED_HAVE_EIGEN OFF)
+  if(TARGET Eigen3::Eigen)
+    set(STRIDED_HAVE_EIGEN ON)
+  endif()
 endmacro()
 
 # strided_required_dep(<file name> <out var>): the optional dependency a test or example file
 # needs, by naming convention (documented in tests/CMakeLists.txt): fmt_* -> FMT,
-# dlpack_* -> DLPACK, safetensors_* / json_* -> NLOHMANN_JSON, anything else -> "" (none).
+# dlpack_* -> DLPACK, safetensors_* / json_* -> NLOHMANN_JSON, eigen_* -> EIGEN, anything else
+# -> "" (none).
 function(strided_required_dep file out)
   get_filename_component(_name "${file}" NAME)
   set(_dep "")
@@ -68,6 +75,8 @@ function(strided_required_dep file out)
     set(_dep DLPACK)
   elseif(_name MATCHES "^(safetensors|json)_")
     set(_dep NLOHMANN_JSON)
+  elseif(_name MATCHES "^eigen_")
+    set(_dep EIGEN)
   endif()
   set(${out}
       "${_dep}"
@@ -88,5 +97,9 @@ function(strided_link_optional_deps target)
   if(STRIDED_HAVE_DLPACK)
     target_compile_definitions(${target} PRIVATE STRIDED_HAVE_DLPACK=1)
     target_link_libraries(${target} PRIVATE dlpack::dlpack)
+  endif()
+  if(STRIDED_HAVE_EIGEN)
+    target_compile_definitions(${target} PRIVATE STRIDED_HAVE_EIGEN=1)
+    target_link_libraries(${target} PRIVATE Eigen3::Eigen)
   endif()
 endfunction()

@@ -191,7 +191,7 @@ def prelude_headers(root):
         if "/detail/" in rel:
             continue
         text = path.read_text(encoding="utf-8")
-        if re.search(r"#\s*include\s*<(fmt|dlpack|nlohmann)/", text):
+        if re.search(r"#\s*include\s*<(fmt|dlpack|nlohmann|pybind11|Eigen)/", text):
             continue
         headers.append(rel)
     return headers

@@ -4,6 +4,9 @@
 #include <optional>
 #include <strided/tensor.hpp>
 #include <vector>
+#ifdef STRIDED_CONSUMER_EIGEN
+#include <strided/interop/eigen.hpp>
+#endif
 
 #if defined(STRIDED_COMPILED_LIB)
 // The compiled mode's promise: a consumer's translation unit sees the engines' declarations only.
@@ -46,6 +49,13 @@ int main() {
   check(c.to_vector() == std::vector<float>{1, 4, 2, 5, 3, 6}, "contiguous() values");
 
   check(!t.transpose(0, 2).has_value(), "transpose with a bad axis is an error");
+
+#ifdef STRIDED_CONSUMER_EIGEN
+  // The Eigen bridge (find_package consumer, where Eigen is installed): a map of the transposed
+  // view over t's buffer.
+  const auto map = strided::to_eigen(tt).value();
+  check(map.data() == t.storage().get() && map(2, 1) == 6.0f, "to_eigen of a transposed view");
+#endif
 
   if (failures != 0) return 1;
   std::puts("strided consumer: ok");

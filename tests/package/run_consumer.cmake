@@ -1,6 +1,7 @@
 # cmake -P script behind the package.* tests (see CMakeLists.txt next to it).
-# Inputs (-D): MODE, TARGET (strided::strided or strided::compiled), STRIDED_SOURCE_DIR, WORK_DIR, GENERATOR, CXX_COMPILER, CXX_FLAGS,
-# CXX_STANDARD, BUILD_TYPE.
+# Inputs (-D): MODE, TARGET (strided::strided or strided::compiled), STRIDED_SOURCE_DIR, WORK_DIR,
+# GENERATOR, CXX_COMPILER, CXX_FLAGS, CXX_STANDARD, BUILD_TYPE; optional PYTHON (the find_package
+# consumer's pybind11 module is built for it and imported by it).
 cmake_minimum_required(VERSION 3.20)
 
 foreach(_var MODE STRIDED_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
@@ -64,6 +65,9 @@ if(MODE STREQUAL "find_package")
   # Only the prefix: a stray system-wide strided must not make this test pass.
   list(APPEND _extra "-DCMAKE_PREFIX_PATH=${_prefix}" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
        -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF)
+  if(PYTHON)
+    list(APPEND _extra "-DPYTHON_EXECUTABLE=${PYTHON}")
+  endif()
 elseif(MODE STREQUAL "add_subdirectory")
   copy_release_tree("${_consumer}/external/strided")
 elseif(MODE STREQUAL "fetchcontent")
