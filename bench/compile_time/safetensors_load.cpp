@@ -1,5 +1,5 @@
 // Compile-time probe and a working program: load a tensor from a safetensors file (mapped,
-// zero-copy) and report it. bench/compile_time.py runs it on data_loader's output.
+// zero-copy) and report it. bench/compile_time.py runs it once on a small generated file.
 //     safetensors_load batch.safetensors
 #include <iostream>
 #include <strided/io/safetensors.hpp>
