@@ -104,10 +104,14 @@ class Job:
 
 
 def cpu_model():
+    """The model name of /proc/cpuinfo with its family and model numbers (a virtual machine's
+    name may be as short as "AMD EPYC")."""
+    fields = {}
     for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return "unknown CPU"
+        key, _, value = line.partition(":")
+        fields.setdefault(key.strip(), value.strip())
+    return (f"{fields.get('model name', 'unknown CPU')} (family {fields.get('cpu family', '?')}, "
+            f"model {fields.get('model', '?')})")
 
 
 def compiler_version(cxx):
