@@ -54,6 +54,12 @@ struct Group {
 /// [start, start + len).
 template <bool UseSrc>
 void group_offsets(const Group& g, std::size_t start, std::size_t len, std::ptrdiff_t* out) {
+  if (g.count ==
+      1) {  // the common case (2-D transposes): no carries, a loop the compiler vectorises
+    const std::ptrdiff_t step = UseSrc ? g.ax[0]->ss : g.ax[0]->ds;
+    for (std::size_t t = 0; t < len; ++t) out[t] = static_cast<std::ptrdiff_t>(start + t) * step;
+    return;
+  }
   std::array<std::size_t, plan_max_rank> digit{};
   std::ptrdiff_t off = 0;
   std::size_t rest = start;
