@@ -186,8 +186,8 @@ std::size_t calls_per_sample(std::size_t bytes) {
 }
 
 /// Runs `work` against an interleaved memcpy of `bytes` (alternating which goes first), each
-/// calls_per_sample(bytes) times per sample, and sets the iteration time to `work`'s time per
-/// call and x_memcpy to the ratio of the sums.
+/// calls_per_sample(bytes) times per sample (an iteration: its time is the batch's, counter
+/// `calls`), and sets x_memcpy to the ratio of the sums.
 template <class Work>
 void ratio_to_memcpy(benchmark::State& state, Buffers& b, std::size_t bytes, Work&& work) {
   double t_work = 0, t_ref = 0;
@@ -202,7 +202,6 @@ void ratio_to_memcpy(benchmark::State& state, Buffers& b, std::size_t bytes, Wor
       benchmark::ClobberMemory();
     }
   };
-  const double per_call = 1.0 / static_cast<double>(calls);
   for (auto _ : state) {
     work_first = !work_first;
     if (work_first) {
@@ -213,7 +212,7 @@ void ratio_to_memcpy(benchmark::State& state, Buffers& b, std::size_t bytes, Wor
       const auto t2 = Clock::now();
       t_work += seconds(t0, t1);
       t_ref += seconds(t1, t2);
-      state.SetIterationTime(seconds(t0, t1) * per_call);
+      state.SetIterationTime(seconds(t0, t1));
     } else {
       const auto t0 = Clock::now();
       memcpys();
@@ -222,11 +221,12 @@ void ratio_to_memcpy(benchmark::State& state, Buffers& b, std::size_t bytes, Wor
       const auto t2 = Clock::now();
       t_ref += seconds(t0, t1);
       t_work += seconds(t1, t2);
-      state.SetIterationTime(seconds(t1, t2) * per_call);
+      state.SetIterationTime(seconds(t1, t2));
     }
   }
   state.counters["x_memcpy"] = t_work / t_ref;
-  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
+  state.counters["calls"] = static_cast<double>(calls);
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes * calls));
 }
 
 CopyArgs args_for(const Case& c, Buffers& b, std::byte* dst) {
@@ -280,11 +280,12 @@ void bench_contiguous(benchmark::State& state, const Case& c) {
     t_work += seconds(t0, t1);
     t_fresh += seconds(t1, t2);
     t_ref += seconds(t2, t3);
-    state.SetIterationTime(seconds(t0, t1) / static_cast<double>(calls));
+    state.SetIterationTime(seconds(t0, t1));
   }
   state.counters["x_fresh"] = t_work / t_fresh;
   state.counters["x_memcpy"] = t_work / t_ref;
-  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
+  state.counters["calls"] = static_cast<double>(calls);
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes * calls));
 }
 
 // A fresh 64 MiB buffer + memcpy, ratio to memcpy into a preallocated buffer: what huge-page
