@@ -208,6 +208,15 @@ TEST_CASE("small tiles prefetch the source two outer indices ahead", "[transpose
   // A batch of 512 x 512 transposes: each outer index moves 1 MiB, nothing is prefetched.
   CHECK(schedule_of({64, 512, 512}, {262144, 1, 512}, {262144, 512, 1}, 4, dst).prefetch_distance ==
         0);
+  // A rank-5 permute of floats, [n, 4, 8, 8, 16] -> axes (0, 3, 1, 4, 2): 32 KiB for n = 2 and
+  // 128 KiB for n = 8; only copies of more than prefetch_min_copy_bytes prefetch.
+  using strided::detail::copy_impl::prefetch_min_copy_bytes;
+  CHECK(prefetch_min_copy_bytes == 65536);
+  for (const std::size_t n : {std::size_t{2}, std::size_t{8}}) {
+    const TransposeSchedule sc =
+        schedule_of({n, 8, 4, 16, 8}, {4096, 16, 1024, 1, 128}, {4096, 512, 128, 8, 1}, 4, dst);
+    CHECK(sc.prefetch_distance == (n * 16384 > prefetch_min_copy_bytes ? 2 : 0));
+  }
 }
 
 // A group of one axis gets its offsets by multiplication (group_offsets' short path): the same
