@@ -9,6 +9,10 @@
 //   eigen/<case>, xtensor/<case>: the peers writing into a preallocated destination (noalias).
 //   alloc/<kind>       a fresh 64 MiB buffer + memcpy, with and without huge-page advice.
 //
+// Cases of 64 KiB and less (the `small` ones at the end of the table) time a batch of calls per
+// sample (calls_per_sample), the memcpy reference likewise: what they measure is a call's fixed
+// cost (planning, dispatch) beside a copy whose bytes stay in L1 / L2 for both.
+//
 // Layouts are built by hand (shape, element strides) so this file depends on the copy engine only.
 #include <benchmark/benchmark.h>
 
@@ -122,6 +126,23 @@ std::vector<Case> cases() {
   v.push_back(permuted("transpose_4096x4096_bf16", {4096, 4096}, {1, 0}, 2));
   v.push_back(permuted("transpose_4096x4096_f64", {4096, 4096}, {1, 0}, 8));
   v.push_back(permuted("batched_transpose_64x512x512_f32", {64, 512, 512}, {0, 2, 1}, 4));
+  // Small copies (<= 64 KiB): a call's fixed cost against the copy itself.
+  v.push_back(permuted("small_transpose_96x80_f32", {96, 80}, {1, 0}, 4));
+  v.push_back(permuted("small_nchw_to_nhwc_1x32x16x16_f32", {1, 32, 16, 16}, {0, 2, 3, 1}, 4));
+  v.push_back(permuted("small_nhwc_to_nchw_1x16x16x32_f32", {1, 16, 16, 32}, {0, 3, 1, 2}, 4));
+  {
+    Case c{"small_narrow_cols_64_192_of_128x256_f32",
+           {128, 128},
+           {256, 1},
+           {128, 1},
+           4,
+           128 * 256,
+           64};
+    v.push_back(c);
+  }
+  v.push_back(permuted("small_transpose_256x256_u8", {256, 256}, {1, 0}, 1));
+  v.push_back(permuted("small_transpose_128x128_bf16", {128, 128}, {1, 0}, 2));
+  v.push_back(permuted("small_permute_rank5_2x4x8x8x16_f32", {2, 4, 8, 8, 16}, {0, 3, 1, 4, 2}, 4));
   return v;
 }
 
@@ -156,30 +177,47 @@ double seconds(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
-/// Runs `work` against an interleaved memcpy of `bytes` (alternating which goes first) and sets
-/// the iteration time to `work`'s time and x_memcpy to the ratio of the sums.
+/// Calls of a case timed as one sample: 1 for copies of more than 64 KiB; for smaller ones enough
+/// to move ~1 MiB, so that the clock's own cost and the first (colder) call of a batch vanish
+/// beside the batch.
+std::size_t calls_per_sample(std::size_t bytes) {
+  constexpr std::size_t small = std::size_t{64} << 10, batch = std::size_t{1} << 20;
+  return bytes > small ? 1 : (batch + bytes - 1) / bytes;
+}
+
+/// Runs `work` against an interleaved memcpy of `bytes` (alternating which goes first), each
+/// calls_per_sample(bytes) times per sample (an iteration: its time is the batch's, counter
+/// `calls`), and sets x_memcpy to the ratio of the sums.
 template <class Work>
 void ratio_to_memcpy(benchmark::State& state, Buffers& b, std::size_t bytes, Work&& work) {
   double t_work = 0, t_ref = 0;
   bool work_first = false;
+  const std::size_t calls = calls_per_sample(bytes);
+  auto works = [&] {
+    for (std::size_t i = 0; i < calls; ++i) work();
+  };
+  auto memcpys = [&] {
+    for (std::size_t i = 0; i < calls; ++i) {
+      std::memcpy(b.ref_dst.data(), b.ref_src.data(), bytes);
+      benchmark::ClobberMemory();
+    }
+  };
   for (auto _ : state) {
     work_first = !work_first;
     if (work_first) {
       const auto t0 = Clock::now();
-      work();
+      works();
       const auto t1 = Clock::now();
-      std::memcpy(b.ref_dst.data(), b.ref_src.data(), bytes);
-      benchmark::ClobberMemory();
+      memcpys();
       const auto t2 = Clock::now();
       t_work += seconds(t0, t1);
       t_ref += seconds(t1, t2);
       state.SetIterationTime(seconds(t0, t1));
     } else {
       const auto t0 = Clock::now();
-      std::memcpy(b.ref_dst.data(), b.ref_src.data(), bytes);
-      benchmark::ClobberMemory();
+      memcpys();
       const auto t1 = Clock::now();
-      work();
+      works();
       const auto t2 = Clock::now();
       t_ref += seconds(t0, t1);
       t_work += seconds(t1, t2);
@@ -187,7 +225,8 @@ void ratio_to_memcpy(benchmark::State& state, Buffers& b, std::size_t bytes, Wor
     }
   }
   state.counters["x_memcpy"] = t_work / t_ref;
-  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
+  state.counters["calls"] = static_cast<double>(calls);
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes * calls));
 }
 
 CopyArgs args_for(const Case& c, Buffers& b, std::byte* dst) {
@@ -216,24 +255,27 @@ void bench_contiguous(benchmark::State& state, const Case& c) {
   Buffers b(c);
   const std::size_t bytes = numel(c) * c.elem_size;
   double t_work = 0, t_fresh = 0, t_ref = 0;
+  const std::size_t calls = calls_per_sample(bytes);
   for (auto _ : state) {
     const auto t0 = Clock::now();
-    {
+    for (std::size_t i = 0; i < calls; ++i) {
       auto out = strided::detail::allocate_buffer<std::byte>(bytes);
       strided::detail::copy_strided(args_for(c, b, out.get()));
       benchmark::DoNotOptimize(out.get());
       benchmark::ClobberMemory();
     }
     const auto t1 = Clock::now();
-    {
+    for (std::size_t i = 0; i < calls; ++i) {
       auto out = strided::detail::allocate_buffer<std::byte>(bytes);
       std::memcpy(out.get(), b.ref_src.data(), bytes);
       benchmark::DoNotOptimize(out.get());
       benchmark::ClobberMemory();
     }
     const auto t2 = Clock::now();
-    std::memcpy(b.ref_dst.data(), b.ref_src.data(), bytes);
-    benchmark::ClobberMemory();
+    for (std::size_t i = 0; i < calls; ++i) {
+      std::memcpy(b.ref_dst.data(), b.ref_src.data(), bytes);
+      benchmark::ClobberMemory();
+    }
     const auto t3 = Clock::now();
     t_work += seconds(t0, t1);
     t_fresh += seconds(t1, t2);
@@ -242,7 +284,8 @@ void bench_contiguous(benchmark::State& state, const Case& c) {
   }
   state.counters["x_fresh"] = t_work / t_fresh;
   state.counters["x_memcpy"] = t_work / t_ref;
-  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes));
+  state.counters["calls"] = static_cast<double>(calls);
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(bytes * calls));
 }
 
 // A fresh 64 MiB buffer + memcpy, ratio to memcpy into a preallocated buffer: what huge-page
@@ -304,15 +347,17 @@ void eigen_batched(benchmark::State& state, const Case& c) {
 
 void eigen_2d(benchmark::State& state, const Case& c, int kind) {
   Buffers b(c);
-  Eigen::Map<RowMat<float>> dst(reinterpret_cast<float*>(b.dst.data()), 4096,
-                                static_cast<Eigen::Index>(c.shape[1]));
+  const auto rows = static_cast<Eigen::Index>(c.shape[0]),
+             cols = static_cast<Eigen::Index>(c.shape[1]);
+  Eigen::Map<RowMat<float>> dst(reinterpret_cast<float*>(b.dst.data()), rows, cols);
   ratio_to_memcpy(state, b, numel(c) * 4, [&] {
     if (kind == 0) {
-      Eigen::Map<const RowMat<float>> src(reinterpret_cast<const float*>(b.src.data()), 4096, 4096);
+      Eigen::Map<const RowMat<float>> src(reinterpret_cast<const float*>(b.src.data()), rows, cols);
       dst.noalias() = src;
-    } else if (kind == 1) {
-      Eigen::Map<const RowMat<float>> src(reinterpret_cast<const float*>(b.src.data()), 4096, 4096);
-      dst.noalias() = src.middleCols(1000, 2048);
+    } else if (kind == 1) {  // columns [src_origin, src_origin + cols) of rows src_strides[0] long
+      Eigen::Map<const RowMat<float>> src(reinterpret_cast<const float*>(b.src.data()), rows,
+                                          static_cast<Eigen::Index>(c.src_strides[0]));
+      dst.noalias() = src.middleCols(static_cast<Eigen::Index>(c.src_origin), cols);
     } else {
       Eigen::Map<const RowMat<float>> row(reinterpret_cast<const float*>(b.src.data()), 1, 4096);
       dst.noalias() = row.replicate(4096, 1);
@@ -325,11 +370,13 @@ void eigen_nchw(benchmark::State& state, const Case& c, bool to_nhwc) {
   Buffers b(c);
   using TMap = Eigen::TensorMap<Eigen::Tensor<float, 4, Eigen::RowMajor>>;
   using CMap = Eigen::TensorMap<const Eigen::Tensor<const float, 4, Eigen::RowMajor>>;
-  const Eigen::Index s0 = 32, s1 = to_nhwc ? 64 : 56, s2 = 56, s3 = to_nhwc ? 56 : 64;
-  CMap src(reinterpret_cast<const float*>(b.src.data()), s0, s1, s2, s3);
+  // c.shape is the destination's; the source's is it permuted back.
+  const auto d = [&](std::size_t k) { return static_cast<Eigen::Index>(c.shape[k]); };
+  CMap src(reinterpret_cast<const float*>(b.src.data()), d(0), to_nhwc ? d(3) : d(2),
+           to_nhwc ? d(1) : d(3), to_nhwc ? d(2) : d(1));
   const Eigen::array<Eigen::Index, 4> perm = to_nhwc ? Eigen::array<Eigen::Index, 4>{0, 2, 3, 1}
                                                      : Eigen::array<Eigen::Index, 4>{0, 3, 1, 2};
-  TMap dst(reinterpret_cast<float*>(b.dst.data()), s0, to_nhwc ? 56 : 64, 56, to_nhwc ? 64 : 56);
+  TMap dst(reinterpret_cast<float*>(b.dst.data()), d(0), d(1), d(2), d(3));
   ratio_to_memcpy(state, b, numel(c) * 4, [&] {
     dst = src.shuffle(perm);
     benchmark::ClobberMemory();
@@ -357,13 +404,15 @@ void xtensor_2d(benchmark::State& state, const Case& c, int kind) {
   auto dst = xt::adapt(reinterpret_cast<float*>(b.dst.data()), n, xt::no_ownership(), c.shape);
   ratio_to_memcpy(state, b, n * 4, [&] {
     if (kind == 0) {
-      auto src = xt::adapt(reinterpret_cast<const float*>(b.src.data()), n, xt::no_ownership(),
-                           std::vector<std::size_t>{4096, 4096});
+      auto src =
+          xt::adapt(reinterpret_cast<const float*>(b.src.data()), n, xt::no_ownership(), c.shape);
       xt::noalias(dst) = src;
-    } else if (kind == 1) {
-      auto src = xt::adapt(reinterpret_cast<const float*>(b.src.data()), std::size_t{4096 * 4096},
-                           xt::no_ownership(), std::vector<std::size_t>{4096, 4096});
-      xt::noalias(dst) = xt::view(src, xt::all(), xt::range(1000, 3048));
+    } else if (kind == 1) {  // columns [src_origin, src_origin + cols) of rows src_strides[0] long
+      const auto width = static_cast<std::size_t>(c.src_strides[0]);
+      auto src = xt::adapt(reinterpret_cast<const float*>(b.src.data()), c.src_elems,
+                           xt::no_ownership(), std::vector<std::size_t>{c.shape[0], width});
+      xt::noalias(dst) =
+          xt::view(src, xt::all(), xt::range(c.src_origin, c.src_origin + c.shape[1]));
     } else {
       auto row = xt::adapt(reinterpret_cast<const float*>(b.src.data()), std::size_t{4096},
                            xt::no_ownership(), std::vector<std::size_t>{1, 4096});
@@ -373,6 +422,13 @@ void xtensor_2d(benchmark::State& state, const Case& c, int kind) {
   });
 }
 #endif
+
+/// Whether case c is of `kind` (its name's first word, after "small_" for the small cases).
+bool is(const Case& c, const std::string& kind) {
+  const std::string small = "small_";
+  const std::size_t at = c.name.rfind(small, 0) == 0 ? small.size() : 0;
+  return c.name.compare(at, kind.size(), kind) == 0;
+}
 
 template <class Fn>
 void add(const std::string& name, Fn&& fn) {
@@ -395,11 +451,10 @@ void register_all() {
 #if defined(STRIDED_HAVE_EIGEN)
   for (const Case& c : all) {
     const std::string n = "eigen/" + c.name;
-    if (c.name.rfind("contiguous", 0) == 0)
-      add(n, [&c](benchmark::State& s) { eigen_2d(s, c, 0); });
-    if (c.name.rfind("narrow", 0) == 0) add(n, [&c](benchmark::State& s) { eigen_2d(s, c, 1); });
-    if (c.name.rfind("broadcast", 0) == 0) add(n, [&c](benchmark::State& s) { eigen_2d(s, c, 2); });
-    if (c.name.rfind("transpose", 0) == 0) {
+    if (is(c, "contiguous")) add(n, [&c](benchmark::State& s) { eigen_2d(s, c, 0); });
+    if (is(c, "narrow")) add(n, [&c](benchmark::State& s) { eigen_2d(s, c, 1); });
+    if (is(c, "broadcast")) add(n, [&c](benchmark::State& s) { eigen_2d(s, c, 2); });
+    if (is(c, "transpose")) {
       if (c.elem_size == 1)
         add(n, [&c](benchmark::State& s) { eigen_transpose<std::uint8_t>(s, c); });
       if (c.elem_size == 2)
@@ -407,23 +462,19 @@ void register_all() {
       if (c.elem_size == 4) add(n, [&c](benchmark::State& s) { eigen_transpose<float>(s, c); });
       if (c.elem_size == 8) add(n, [&c](benchmark::State& s) { eigen_transpose<double>(s, c); });
     }
-    if (c.name.rfind("nchw", 0) == 0) add(n, [&c](benchmark::State& s) { eigen_nchw(s, c, true); });
-    if (c.name.rfind("nhwc", 0) == 0)
-      add(n, [&c](benchmark::State& s) { eigen_nchw(s, c, false); });
-    if (c.name.rfind("batched", 0) == 0) add(n, [&c](benchmark::State& s) { eigen_batched(s, c); });
+    if (is(c, "nchw")) add(n, [&c](benchmark::State& s) { eigen_nchw(s, c, true); });
+    if (is(c, "nhwc")) add(n, [&c](benchmark::State& s) { eigen_nchw(s, c, false); });
+    if (is(c, "batched")) add(n, [&c](benchmark::State& s) { eigen_batched(s, c); });
   }
 #endif
 #if defined(STRIDED_HAVE_XTENSOR)
   for (const Case& c : all) {
     const std::string n = "xtensor/" + c.name;
-    if (c.name.rfind("contiguous", 0) == 0)
-      add(n, [&c](benchmark::State& s) { xtensor_2d(s, c, 0); });
-    if (c.name.rfind("narrow", 0) == 0) add(n, [&c](benchmark::State& s) { xtensor_2d(s, c, 1); });
-    if (c.name.rfind("broadcast", 0) == 0)
-      add(n, [&c](benchmark::State& s) { xtensor_2d(s, c, 2); });
+    if (is(c, "contiguous")) add(n, [&c](benchmark::State& s) { xtensor_2d(s, c, 0); });
+    if (is(c, "narrow")) add(n, [&c](benchmark::State& s) { xtensor_2d(s, c, 1); });
+    if (is(c, "broadcast")) add(n, [&c](benchmark::State& s) { xtensor_2d(s, c, 2); });
     // Every permuted case: the base shape is the destination shape un-permuted.
-    if (c.src_strides != c.dst_strides && c.name.rfind("narrow", 0) != 0 &&
-        c.name.rfind("broadcast", 0) != 0) {
+    if (c.src_strides != c.dst_strides && !is(c, "narrow") && !is(c, "broadcast")) {
       const Case* cp = &c;
       // Recover the permutation from the strides: base axis order = source strides descending.
       std::vector<std::size_t> order(c.shape.size());

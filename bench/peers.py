@@ -7,6 +7,8 @@ the two interleaved within each repetition (method: docs/performance.md, "How it
 measured").
 
   copy_to     np.copyto(dst, view) / dst.copy_(view) into a preallocated contiguous dst
+  *_net       small cases only: against the memcpy without the cost of calling it from Python
+              (see ratio_small)
   contiguous  np.ascontiguousarray(view) / view.contiguous() (allocates its output; for a view
               that is already contiguous, view.copy() / view.clone())
 
@@ -55,7 +57,17 @@ CASES = [
     ("transpose_4096x4096_bf16", (4096, 4096), permute((1, 0)), "bf16"),
     ("transpose_4096x4096_f64", (4096, 4096), permute((1, 0)), "f64"),
     ("batched_transpose_64x512x512_f32", (64, 512, 512), permute((0, 2, 1)), "f32"),
+    # Small copies (<= 64 KiB): timed in batches (see ratio_small).
+    ("small_transpose_96x80_f32", (96, 80), permute((1, 0)), "f32"),
+    ("small_nchw_to_nhwc_1x32x16x16_f32", (1, 32, 16, 16), permute((0, 2, 3, 1)), "f32"),
+    ("small_nhwc_to_nchw_1x16x16x32_f32", (1, 16, 16, 32), permute((0, 3, 1, 2)), "f32"),
+    ("small_narrow_cols_64_192_of_128x256_f32", (128, 256), lambda a: a[:, 64:192], "f32"),
+    ("small_transpose_256x256_u8", (256, 256), permute((1, 0)), "u8"),
+    ("small_transpose_128x128_bf16", (128, 128), permute((1, 0)), "bf16"),
+    ("small_permute_rank5_2x4x8x8x16_f32", (2, 4, 8, 8, 16), permute((0, 3, 1, 4, 2)), "f32"),
 ]
+
+SMALL = 64 << 10  # copies of at most this many bytes are timed by ratio_small
 
 NP_DTYPES = {"f32": np.float32, "u8": np.uint8, "bf16": np.uint16, "f64": np.float64}  # no bf16
 
@@ -98,6 +110,43 @@ def ratio(work, nbytes, reps, inner, clock=time.perf_counter):
     return statistics.median(out)
 
 
+def ratio_small(work, nbytes, reps, clock=time.perf_counter):
+    """ratio() for copies of at most SMALL bytes: batches of calls (~1 MiB moved) timed as one
+    sample, a batch of work then a batch of memcpy, alternating which goes first. Returns
+    (x memcpy, x memcpy net): the reference of the first is the libc memcpy called through ctypes
+    (its Python-side cost included, as the peer's own is); of the second, that minus the same
+    ctypes call moving 0 bytes, i.e. the memcpy alone, against which the peer's figure includes
+    its call's whole cost from Python."""
+    calls = max(1, (1 << 20) // nbytes)
+    ref_src = np.ones(nbytes, np.uint8)
+    ref_dst = np.zeros(nbytes, np.uint8)
+    ps, pd = ref_src.ctypes.data, ref_dst.ctypes.data
+    memcpy = LIBC.memcpy
+
+    def batch(f, *a):
+        t0 = clock()
+        for _ in range(calls):
+            f(*a)
+        return clock() - t0
+
+    work()  # warm up
+    memcpy(pd, ps, nbytes)
+    gross, net = [], []
+    for r in range(reps):
+        t_work = t_ref = t_empty = 0.0
+        for i in range(8):
+            if (i + r) % 2 == 0:
+                t_work += batch(work)
+                t_ref += batch(memcpy, pd, ps, nbytes)
+            else:
+                t_ref += batch(memcpy, pd, ps, nbytes)
+                t_work += batch(work)
+            t_empty += batch(memcpy, pd, ps, 0)
+        gross.append(t_work / t_ref)
+        net.append(t_work / max(t_ref - t_empty, 1e-12))
+    return statistics.median(gross), statistics.median(net)
+
+
 def run_numpy(base, make_view, key, reps, inner):
     src = np.arange(int(np.prod(base)), dtype=np.int64).astype(NP_DTYPES[key]).reshape(base)
     view = make_view(src)
@@ -106,10 +155,19 @@ def run_numpy(base, make_view, key, reps, inner):
     # ascontiguousarray returns an already-contiguous array itself: copy() is the copying twin.
     contig = (lambda: view.copy()) if view.flags.c_contiguous else (
         lambda: np.ascontiguousarray(view))
+    if nbytes <= SMALL:
+        return small_result(lambda: np.copyto(dst, view), contig, nbytes, reps)
     return {
         "copy_to": ratio(lambda: np.copyto(dst, view), nbytes, reps, inner),
         "contiguous": ratio(contig, nbytes, reps, inner),
     }
+
+
+def small_result(copy_to, contig, nbytes, reps):
+    gross, net = ratio_small(copy_to, nbytes, reps)
+    contig_gross, contig_net = ratio_small(contig, nbytes, reps)
+    return {"copy_to": gross, "contiguous": contig_gross,
+            "copy_to_net": net, "contiguous_net": contig_net}
 
 
 def run_torch(base, make_view, key, reps, inner):
@@ -119,10 +177,20 @@ def run_torch(base, make_view, key, reps, inner):
     nbytes = dst.numel() * dst.element_size()
     # .contiguous() on an already-contiguous tensor returns it: clone() is the copying equivalent.
     contig = (lambda: view.clone()) if view.is_contiguous() else (lambda: view.contiguous())
+    if nbytes <= SMALL:
+        return small_result(lambda: dst.copy_(view), contig, nbytes, reps)
     return {
         "copy_to": ratio(lambda: dst.copy_(view), nbytes, reps, inner),
         "contiguous": ratio(contig, nbytes, reps, inner),
     }
+
+
+def figures(r):
+    """copy_to and contiguous, and for small cases their net figures in parentheses."""
+    text = f"{r['copy_to']:6.2f} {r['contiguous']:6.2f}"
+    if "copy_to_net" in r:
+        text += f" (net {r['copy_to_net']:5.2f} {r['contiguous_net']:5.2f})"
+    return text
 
 
 def main():
@@ -141,10 +209,10 @@ def main():
         if args.only not in name:
             continue
         result["numpy"][name] = run_numpy(base, make_view, key, args.reps, args.inner)
-        line = f"{name:42s} numpy {result['numpy'][name]['copy_to']:6.2f} {result['numpy'][name]['contiguous']:6.2f}"
+        line = f"{name:42s} numpy {figures(result['numpy'][name])}"
         if torch is not None:
             result["torch"][name] = run_torch(base, make_view, key, args.reps, args.inner)
-            line += f"  torch {result['torch'][name]['copy_to']:6.2f} {result['torch'][name]['contiguous']:6.2f}"
+            line += f"  torch {figures(result['torch'][name])}"
         print(line, file=sys.stderr, flush=True)
     with open(args.out, "w") as f:
         json.dump(result, f, indent=1)

@@ -347,6 +347,35 @@ TEST_CASE("allocation failure: a staged transpose runs unstaged without its buff
   CHECK(staged.allocations == plain.allocations + (lanes ? 1 : 0));
 }
 
+// A small copy's fixed cost: copy_to of views that plan to each kernel kind allocates nothing
+// (planning once sorted its axes with std::stable_sort, whose buffer is a heap allocation).
+TEST_CASE("copy_to of small views allocates nothing", "[alloc]") {
+  std::vector<float> values(2 * 4 * 8 * 8 * 16);
+  for (std::size_t k = 0; k < values.size(); ++k) values[k] = static_cast<float>(k);
+  const auto tensor = [&](const Shape& shape) {
+    std::size_t n = 1;
+    for (const std::size_t e : shape) n *= e;
+    return Tensor<float>::from_vector({values.begin(), values.begin() + std::ptrdiff_t(n)}, shape)
+        .value();
+  };
+  const Tensor<float> base = tensor({96, 80}), image = tensor({1, 32, 16, 16}),
+                      cube = tensor({2, 4, 8, 8, 16});
+  const std::vector<Tensor<float>> views = {
+      base.transpose(0, 1).value(),                // transpose
+      image.permute(Shape{0, 2, 3, 1}).value(),    // NCHW -> NHWC
+      base.slice(1, 8, 72).value(),                // narrow: row-wise memcpy
+      base.slice(1, 0, strided::end, 3).value(),   // strided
+      cube.permute(Shape{0, 3, 1, 4, 2}).value(),  // rank-5 permute
+      base.flip(Shape{0}).value().transpose(0, 1).value()};
+  std::vector<float> out(values.size());
+  for (const Tensor<float>& v : views) {
+    CAPTURE(v.shape());
+    const std::span<float> into(out.data(), v.numel());
+    const Report r = every_k([&] { return classify(v.copy_to(into)); }, kResult);
+    CHECK(r.allocations == 0);
+  }
+}
+
 TEST_CASE("allocation failure: scalar, contiguous, to_vector, host_slice throw bad_alloc",
           "[alloc]") {
   const Tensor<float> t = matrix(5, 7).transpose(0, 1).value();  // not contiguous

@@ -1,5 +1,8 @@
 // The copy planner's choices: which kernel a given view gets.
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "catch_shim.hpp"
@@ -180,4 +183,26 @@ TEST_CASE("tiles narrower than 16 bytes pick the strided loop", "[copy][plan]") 
   CHECK(plan({3, 1000}, {1, 5}, {1000, 1}, 8).kind == PlanKind::strided);  // 3 of 5 channels
   // The side's length decides, not the longer side: 15 x 64 is not a 16 x 1 tile.
   CHECK(plan({15, 64}, {1, 15}, {64, 1}, 1).kind == PlanKind::strided);
+}
+
+// Planning sorts its axes with an insertion sort of its own (no heap buffer, unlike
+// std::stable_sort): it must order them as std::stable_sort does, equal keys kept in order.
+TEST_CASE("planning's axis sort is std::stable_sort without a buffer", "[copy][plan]") {
+  std::uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    return static_cast<std::size_t>(state >> 33);
+  };
+  using Item = std::pair<std::size_t, std::size_t>;  // (key, original position)
+  auto by_key = [](const Item& x, const Item& y) { return x.first < y.first; };
+  for (std::size_t n = 0; n <= strided::detail::plan_max_rank; ++n)
+    for (std::size_t keys : {std::size_t{1}, std::size_t{3}, std::size_t{1000}}) {
+      std::vector<Item> items(n);
+      for (std::size_t k = 0; k < n; ++k) items[k] = {next() % keys, k};
+      std::vector<Item> want = items;
+      std::stable_sort(want.begin(), want.end(), by_key);
+      strided::detail::plan_impl::stable_sort_axes(items.begin(), items.end(), by_key);
+      CAPTURE(n, keys);
+      CHECK(items == want);
+    }
 }

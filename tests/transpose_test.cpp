@@ -208,4 +208,56 @@ TEST_CASE("small tiles prefetch the source two outer indices ahead", "[transpose
   // A batch of 512 x 512 transposes: each outer index moves 1 MiB, nothing is prefetched.
   CHECK(schedule_of({64, 512, 512}, {262144, 1, 512}, {262144, 512, 1}, 4, dst).prefetch_distance ==
         0);
+  // A rank-5 permute of floats, [n, 4, 8, 8, 16] -> axes (0, 3, 1, 4, 2): 32 KiB for n = 2 and
+  // 128 KiB for n = 8; only copies of more than prefetch_min_copy_bytes prefetch.
+  using strided::detail::copy_impl::prefetch_min_copy_bytes;
+  CHECK(prefetch_min_copy_bytes == 65536);
+  for (const std::size_t n : {std::size_t{2}, std::size_t{8}}) {
+    const TransposeSchedule sc =
+        schedule_of({n, 8, 4, 16, 8}, {4096, 16, 1024, 1, 128}, {4096, 512, 128, 8, 1}, 4, dst);
+    CHECK(sc.prefetch_distance == (n * 16384 > prefetch_min_copy_bytes ? 2 : 0));
+  }
+}
+
+// A group of one axis gets its offsets by multiplication (group_offsets' short path): the same
+// table as the odometer gives a group of that axis and an axis of one index after it would.
+TEST_CASE("one-axis transpose groups get the offsets of their axis", "[transpose]") {
+  using strided::detail::PlanAxis;
+  using strided::detail::copy_impl::Group;
+  using strided::detail::copy_impl::group_offsets;
+  for (const std::ptrdiff_t stride : {std::ptrdiff_t{4}, std::ptrdiff_t{-12}, std::ptrdiff_t{384}})
+    for (const std::size_t start : {std::size_t{0}, std::size_t{5}, std::size_t{90}}) {
+      const PlanAxis axis{97, stride, -2 * stride}, one{1, 1000, 1000};
+      Group g, two;
+      g.ax[0] = two.ax[0] = &axis;
+      two.ax[1] = &one;
+      g.count = 1;
+      two.count = 2;
+      g.extent = two.extent = axis.n;
+      const std::size_t len = axis.n - start;
+      std::vector<std::ptrdiff_t> src(len), dst(len), src_two(len), dst_two(len);
+      group_offsets<true>(g, start, len, src.data());
+      group_offsets<false>(g, start, len, dst.data());
+      group_offsets<true>(two, start, len, src_two.data());
+      group_offsets<false>(two, start, len, dst_two.data());
+      CAPTURE(stride, start);
+      for (std::size_t t = 0; t < len; ++t) {
+        const auto i = static_cast<std::ptrdiff_t>(start + t);
+        CHECK(src[t] == i * stride);
+        CHECK(dst[t] == -2 * i * stride);
+      }
+      CHECK(src == src_two);
+      CHECK(dst == dst_two);
+    }
+}
+
+// The stage's row offsets are a constant table, the same whether or not a stage was allocated.
+TEST_CASE("a block stage's rows are a pitch apart", "[transpose]") {
+  using strided::detail::copy_impl::BlockStage;
+  for (const bool wanted : {false, true}) {
+    const BlockStage stage(wanted);
+    CHECK(stage.empty() != wanted);
+    for (std::size_t r = 0; r < BlockStage::max_rows; ++r)
+      CHECK(stage.rows()[r] == static_cast<std::ptrdiff_t>(r * BlockStage::pitch));
+  }
 }

@@ -37,20 +37,25 @@ class BlockStage {
   static constexpr std::size_t pitch = stage_side_bytes + LineBuffer::alignment;
   static constexpr std::size_t max_rows = stage_side_bytes;  // u8: one row per byte of side
 
-  explicit BlockStage(bool wanted) noexcept : storage_(wanted ? 2 * max_rows * pitch : 0) {
-    for (std::size_t r = 0; r < max_rows; ++r) rows_[r] = static_cast<std::ptrdiff_t>(r * pitch);
-  }
+  explicit BlockStage(bool wanted) noexcept : storage_(wanted ? 2 * max_rows * pitch : 0) {}
 
   bool empty() const noexcept { return storage_.empty(); }
 
   std::byte* a() const noexcept { return storage_.data(); }
   std::byte* b() const noexcept { return storage_.data() + max_rows * pitch; }
   /// Offsets of rows 0, 1, ... of either buffer.
-  const std::ptrdiff_t* rows() const noexcept { return rows_.data(); }
+  const std::ptrdiff_t* rows() const noexcept { return row_offsets.data(); }
 
  private:
+  // A constant table, not a member filled per object: every transpose constructs a BlockStage,
+  // and filling 512 offsets per call was a large part of a small transpose's fixed cost.
+  static constexpr std::array<std::ptrdiff_t, max_rows> row_offsets = [] {
+    std::array<std::ptrdiff_t, max_rows> rows{};
+    for (std::size_t r = 0; r < max_rows; ++r) rows[r] = static_cast<std::ptrdiff_t>(r * pitch);
+    return rows;
+  }();
+
   LineBuffer storage_;
-  std::array<std::ptrdiff_t, max_rows> rows_{};
 };
 
 }  // namespace strided::detail::copy_impl

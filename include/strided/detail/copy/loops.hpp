@@ -273,8 +273,8 @@ inline std::size_t strided_block_axes(const PlanNest& p,
     order[m++] = k;
   }
   auto abs_ss = [&](std::size_t k) { return p.axes[k].ss < 0 ? -p.axes[k].ss : p.axes[k].ss; };
-  std::stable_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(m),
-                   [&](std::size_t x, std::size_t y) { return abs_ss(x) < abs_ss(y); });
+  plan_impl::stable_sort_axes(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(m),
+                              [&](std::size_t x, std::size_t y) { return abs_ss(x) < abs_ss(y); });
   std::size_t count = 0, rows = 1;
   bool far = false;
   while (count < m && rows * p.axes[order[count]].n <= strided_block) {

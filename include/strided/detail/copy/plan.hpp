@@ -112,6 +112,18 @@ namespace plan_impl {
 
 inline std::ptrdiff_t sgn(std::size_t i) noexcept { return static_cast<std::ptrdiff_t>(i); }
 
+/// A stable insertion sort for the planners' few axes (at most plan_max_rank): std::stable_sort
+/// allocates a temporary buffer on every call, which a small copy would pay for each time.
+template <class It, class Less>
+void stable_sort_axes(It first, It last, Less less) noexcept {
+  for (It i = first; i != last; ++i) {
+    auto item = *i;
+    It j = i;
+    for (; j != first && less(item, *(j - 1)); --j) *j = *(j - 1);
+    *j = item;
+  }
+}
+
 // Drops extent-1 axes and flips destination-negative axes. Returns false for an empty copy.
 inline bool canonical_axes(const CopyArgs& a, PlanNest& p) noexcept {
   std::ptrdiff_t src_off = 0, dst_off = 0;
@@ -144,7 +156,7 @@ inline bool canonical_axes(const CopyArgs& a, PlanNest& p) noexcept {
 // Sorts innermost first by destination stride, then merges neighbours contiguous in both views.
 inline void order_and_merge(PlanNest& p) noexcept {
   auto* first = p.axes.data();
-  std::stable_sort(first, first + p.rank, [](const PlanAxis& x, const PlanAxis& y) {
+  stable_sort_axes(first, first + p.rank, [](const PlanAxis& x, const PlanAxis& y) {
     return x.ds != y.ds ? x.ds < y.ds : x.ss < y.ss;
   });
   std::size_t out = 0;

@@ -54,6 +54,12 @@ struct Group {
 /// [start, start + len).
 template <bool UseSrc>
 void group_offsets(const Group& g, std::size_t start, std::size_t len, std::ptrdiff_t* out) {
+  if (g.count ==
+      1) {  // the common case (2-D transposes): no carries, a loop the compiler vectorises
+    const std::ptrdiff_t step = UseSrc ? g.ax[0]->ss : g.ax[0]->ds;
+    for (std::size_t t = 0; t < len; ++t) out[t] = static_cast<std::ptrdiff_t>(start + t) * step;
+    return;
+  }
   std::array<std::size_t, plan_max_rank> digit{};
   std::ptrdiff_t off = 0;
   std::size_t rest = start;
@@ -371,6 +377,11 @@ struct TransposeSchedule {
 /// 1.7-2.0 two indices on, 2.1 one on, 1.8-2.0 three or four on.
 inline constexpr std::size_t outer_prefetch_distance = 2;
 
+/// Copies of at most this many bytes prefetch nothing ahead: their source is a few lines per
+/// outer index, which the hardware prefetchers follow, and in cache it usually already is; there
+/// the prefetch instructions were a quarter of a small permute's instructions.
+inline constexpr std::size_t prefetch_min_copy_bytes = std::size_t{64} << 10;
+
 /// Whether a transpose with kernel `k` goes through a BlockStage: when it is large enough to
 /// stream (out of the caches), its kernel's tiles span 32 or 64 source rows (the lanes kernels of
 /// 1- and 2-byte elements) and both sides fill a stage; for 2-byte elements only at avx512 and
@@ -442,7 +453,8 @@ inline TransposeSchedule schedule_transpose(const PlanNest& p, const TransposeAx
   // case), the tiles prefetch the source rows of an outer index a little ahead, which would
   // otherwise be fetched late. Not for larger tiles, whose next outer index is too far ahead to
   // help: the prefetches then evict lines still in use.
-  const bool small_tiles = t.i.extent * t.j.extent * es <= 16 * 1024 && t.outer.rank > 0;
+  const bool small_tiles = t.i.extent * t.j.extent * es <= 16 * 1024 && t.outer.rank > 0 &&
+                           std::max(dst_bytes(p), p.whole_dst_bytes) > prefetch_min_copy_bytes;
   sc.prefetch_distance = small_tiles ? outer_prefetch_distance : 0;
   const bool rows_first = short_rows_first(t.i, es);
   sc.walk = {0,
