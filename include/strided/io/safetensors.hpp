@@ -290,60 +290,9 @@ inline void append_json_dims(std::string& out, const Shape& shape) {
 
 /// The padded header (size prefix included) and the entries in data order: larger elements
 /// first, then by name, so that every tensor is aligned for its type when the data section is.
-inline Result<std::vector<std::byte>, IoError> safetensors_prefix(
+STRIDED_SAFETENSORS_FUNC Result<std::vector<std::byte>, IoError> safetensors_prefix(
     const std::vector<SafetensorsEntry>& entries, const std::map<std::string, std::string>& meta,
-    std::vector<const SafetensorsEntry*>& order, const std::string& source) {
-  const char* op = "save_safetensors";
-  for (const SafetensorsEntry& e : entries) order.push_back(&e);
-  std::sort(order.begin(), order.end(), [](const SafetensorsEntry* a, const SafetensorsEntry* b) {
-    const std::size_t sa = safetensors_dtype_size(a->dtype()),
-                      sb = safetensors_dtype_size(b->dtype());
-    return sa != sb ? sa > sb : a->name() < b->name();
-  });
-  // Written by hand rather than through a nlohmann::json tree, whose destructor allocates.
-  bool valid_utf8 = true;
-  std::string text = "{";
-  if (!meta.empty()) {
-    text += "\"__metadata__\":{";
-    for (const auto& [key, value] : meta) {
-      if (text.back() != '{') text += ',';
-      text += json_string(key, valid_utf8);
-      text += ':';
-      text += json_string(value, valid_utf8);
-    }
-    text += '}';
-  }
-  std::set<std::string_view> names;
-  std::size_t offset = 0;
-  for (const SafetensorsEntry* entry : order) {
-    const SafetensorsEntry& e = *entry;
-    if (e.name() == "__metadata__" || !names.insert(e.name()).second)
-      return IoError(IoErrorKind::invalid_argument, op, source,
-                     "tensor name \"" + e.name() + "\" is reserved or appears twice");
-    if (text.size() > 1) text += ',';
-    text += json_string(e.name(), valid_utf8);
-    text += ":{\"dtype\":\"";
-    text += e.dtype();
-    text += "\",\"shape\":";
-    append_json_dims(text, e.shape());
-    text += ",\"data_offsets\":[";
-    text += std::to_string(offset);
-    text += ',';
-    text += std::to_string(offset + e.bytes().size());
-    text += "]}";
-    offset += e.bytes().size();
-  }
-  text += '}';
-  if (!valid_utf8)
-    return IoError(IoErrorKind::invalid_argument, op, source,
-                   "a tensor name or metadata string is not valid UTF-8");
-  text.append((8 - text.size() % 8) % 8, ' ');  // the data section starts 8-byte aligned
-  std::vector<std::byte> out;
-  out.reserve(8 + text.size());
-  store_le<8>(out, text.size());
-  for (char c : text) out.push_back(static_cast<std::byte>(c));
-  return out;
-}
+    std::vector<const SafetensorsEntry*>& order, const std::string& source);
 
 }  // namespace detail
 
