@@ -10,8 +10,8 @@
 
 #include <algorithm>
 #include <array>
+#include <concepts>
 #include <cstddef>
-#include <functional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -19,7 +19,6 @@
 
 #include "strided/detail/allocation_guard.hpp"
 #include "strided/detail/buffer.hpp"
-#include "strided/detail/parallel/parallel_for.hpp"
 #include "strided/detail/zip.hpp"
 #include "strided/element.hpp"
 #include "strided/error.hpp"
@@ -57,6 +56,8 @@ Result<Shape> common_shape(const char* op, const Tensor<T>&... in) {
 
 template <class R, class F, class... T>
 Result<Tensor<R>> zip_apply(const char* op, F& f, const Tensor<T>&... in) {
+  static_assert(sizeof...(T) <= zip::max_inputs,
+                "zip_with takes at most 8 inputs: nest the calls for more");
   return guard_allocations(op, [&]() -> Result<Tensor<R>> {
     auto shape = common_shape(op, in...);
     if (!shape) return shape.error();
@@ -72,30 +73,17 @@ Result<Tensor<R>> zip_apply(const char* op, F& f, const Tensor<T>&... in) {
     auto out = try_allocate_buffer<R>(n);
     if (out == nullptr) return ShapeError::allocation_failed(op, n);
     if (n != 0) {
-      std::array<const Strides*, sizeof...(T)> strides{};
-      std::array<bool, sizeof...(T)> needs_scratch{};
-      for (std::size_t k = 0; k < views.size(); ++k) {
-        strides[k] = &views[k].strides();
-        needs_scratch[k] = !views[k].is_contiguous();
-      }
-      auto starts = [&]<std::size_t... I>(std::index_sequence<I...>) {
-        return std::tuple<const T*...>(in.storage().get() + views[I].offset()...);
-      };
-      zip::Job<R, F, T...> job(f, out.get(), *shape, starts(std::index_sequence_for<T...>{}),
-                               strides);
-      // Chunks are independent (disjoint output): the pool runs `parts` groups of them, each
-      // group with its own scratch, allocated here so that running out of memory is an error
-      // before `f` is first called. At most one group per thread bounds the scratch memory.
-      const std::size_t parts =
-          std::min({chunk_count(n * sizeof(R)), job.chunk_count(), parallel_thread_count()});
-      std::vector<typename zip::Job<R, F, T...>::Scratch> scratch(std::max<std::size_t>(parts, 1));
-      for (auto& s : scratch)
-        if (!job.allocate(s, needs_scratch)) return ShapeError::allocation_failed(op, n);
-      parallel_for(scratch.size(), [&](std::size_t p) {
-        const std::size_t first = split_point(job.chunk_count(), scratch.size(), p);
-        const std::size_t last = split_point(job.chunk_count(), scratch.size(), p + 1);
-        for (std::size_t c = first; c < last; ++c) job.run_chunk(c, scratch[p]);
-      });
+      std::size_t k = 0;
+      const std::array<zip::Input, sizeof...(T)> inputs{
+          zip::Input{reinterpret_cast<const std::byte*>(in.storage().get() + views[k].offset()),
+                     views[k++].strides().data(), sizeof(T)}...};
+      const zip::Job job{shape->span(),
+                         inputs.data(),
+                         reinterpret_cast<std::byte*>(out.get()),
+                         sizeof(R),
+                         &zip::zip_row<R, F, T...>,
+                         const_cast<void*>(static_cast<const void*>(&f))};
+      if (!zip::run<sizeof...(T)>(job)) return ShapeError::allocation_failed(op, n);
     }
     return Tensor<R>::from_shared(std::move(out), n, std::move(*layout));
   });
