@@ -109,7 +109,7 @@ void ranks(benchmark::internal::Benchmark* b) { b->Arg(4)->Arg(6)->Arg(8); }
   }                                                                \
   BENCHMARK(BM_##name)->Apply(ranks)
 
-STRIDED_VIEW_BENCH(slice_step2, t.slice(0, 1, strided::end, 2));
+STRIDED_VIEW_BENCH(slice_step2, t.slice(0, 1, strided::slice_end, 2));
 STRIDED_VIEW_BENCH(flip, t.flip(1));
 STRIDED_VIEW_BENCH(select, t.select(1, 1));
 STRIDED_VIEW_BENCH(squeeze_all, t.squeeze());

@@ -15,8 +15,8 @@
 
 #include "strided/data_error-inl.hpp"
 #include "strided/detail/format.hpp"
-#include "strided/error-inl.hpp"
 #include "strided/half.hpp"
+#include "strided/shape_error-inl.hpp"
 
 // The text engine of every built-in element type (format.hpp declares them extern).
 STRIDED_DETAIL_FORMAT_ALL()

@@ -298,7 +298,7 @@ TEST_CASE("allocation failure: views, copy_to and casts with rank > inline_rank"
   CHECK_EVERY_K([&] { return classify(t.reshape(reshaped)); }, kResult);
   CHECK_EVERY_K([&] { return classify(t.broadcast_to(wider)); }, kResult);
   CHECK_EVERY_K([&] { return classify(t.broadcast_with(t)); }, kResult);
-  CHECK_EVERY_K([&] { return classify(t.slice(0, 0, strided::end, 2)); }, kResult);
+  CHECK_EVERY_K([&] { return classify(t.slice(0, 0, strided::slice_end, 2)); }, kResult);
   CHECK_EVERY_K([&] { return classify(t.flip(Shape{0, 2})); }, kResult);
   CHECK_EVERY_K([&] { return classify(t.unsqueeze(3)); }, kResult);
   CHECK_EVERY_K([&] { return classify(t.select(0, 1)); }, kResult);
@@ -537,7 +537,7 @@ TEST_CASE("allocation failure: views up to inline_rank allocate nothing", "[allo
   CHECK(allocates_nothing([&] { return t8.movedim(0, 7); }));
   CHECK(allocates_nothing([&] { return t8.diagonal(0, 1, 3); }));
   CHECK(allocates_nothing([&] { return t8.flip(Shape{0, 7}); }));
-  CHECK(allocates_nothing([&] { return t8.slice(2, 0, strided::end, 2); }));
+  CHECK(allocates_nothing([&] { return t8.slice(2, 0, strided::slice_end, 2); }));
   CHECK(allocates_nothing([&] { return t8.select(2, 1); }));
   CHECK(allocates_nothing([&] { return t8.narrow(2, 1, 1); }));
   CHECK(allocates_nothing([&] { return t8.transpose(1, 6); }));

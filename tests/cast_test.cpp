@@ -443,6 +443,11 @@ struct strided::element_traits<Opaque> {
   static constexpr Opaque one() noexcept { return Opaque{1}; }
 };
 
+template <class T>
+concept HasToF32 = requires(const strided::Tensor<T>& t) {
+  t.to_f32();
+};
+
 TEST_CASE("user element types cast through f32", "[cast]") {
   using strided::detail::is_castable_v;
   static_assert(is_castable_v<Q8, float> && is_castable_v<std::int64_t, Q8> &&
@@ -451,6 +456,14 @@ TEST_CASE("user element types cast through f32", "[cast]") {
   static_assert(!is_castable_v<Opaque, float> && !is_castable_v<float, Opaque>);
   static_assert(!is_castable_v<Opaque, Q8> && is_castable_v<Opaque, Opaque>);
   static_assert(!is_castable_v<int*, float>);
+  // The public concept Tensor::cast is constrained by says the same, pair by pair.
+  using strided::CastableTo;
+  static_assert(CastableTo<Q8, float> && CastableTo<std::int64_t, Q8> && CastableTo<Q8, Q8>);
+  static_assert(CastableTo<Q8, bf16> && CastableTo<f16, Q8> && CastableTo<bool, f16>);
+  static_assert(!CastableTo<Opaque, float> && !CastableTo<float, Opaque>);
+  static_assert(!CastableTo<Opaque, Q8> && CastableTo<Opaque, Opaque>);
+  static_assert(!CastableTo<int*, float>);
+  static_assert(HasToF32<Q8> && !HasToF32<Opaque>);
   CHECK(strided::element_traits<Q8>::name == "q8");
   CHECK(strided::element_traits<Opaque>::name == "opaque");
   CHECK(cast_value<Q8, float>(Q8{384}) == 1.5f);

@@ -14,7 +14,6 @@ using strided::ShapeErrorKind;
 using strided::Strides;
 using strided_test::pick;
 using strided_test::require_same_view;
-using strided_test::same_layout;
 
 namespace {
 
@@ -58,18 +57,18 @@ TEST_CASE("reshape's row-major test modulo 2^64 decides as the exact one") {
   // row-major, which for no elements is what the general path makes of it too.
   const Layout wraps =
       Layout::from_parts({0, two32, two32}, {0, std::ptrdiff_t{1} << 32, 1}, 0).value();
-  CHECK(same_layout(wraps.reshape({5, 0}).value(), contiguous({5, 0})));
+  CHECK(wraps.reshape({5, 0}).value() == contiguous({5, 0}));
   CHECK(wraps.reshape({5, 1}).error().kind() == ShapeErrorKind::element_count_mismatch);
   // A size-1 axis with a stride no product gives: not row-major by the test, row-major by the
   // general path's contiguity, which ignores size-1 axes.
   const Layout odd = Layout::from_parts({1, 4}, {999, 1}, 3).value();
-  CHECK(same_layout(odd.reshape({2, 2}).value(), Layout::contiguous({2, 2}, 3).value()));
+  CHECK(odd.reshape({2, 2}).value() == Layout::contiguous({2, 2}, 3).value());
   // The largest counts: 3 * 2^61 elements, and a size-1 axis whose stride is the full product.
   constexpr std::size_t two61 = std::size_t{1} << 61;
-  CHECK(same_layout(contiguous({two61, 3}).reshape({3, two61}).value(), contiguous({3, two61})));
+  CHECK(contiguous({two61, 3}).reshape({3, two61}).value() == contiguous({3, two61}));
   const auto whole = static_cast<std::ptrdiff_t>(3 * two61);
   const Layout top = Layout::from_parts({1, two61, 3}, {whole, 3, 1}, 0).value();
-  CHECK(same_layout(top.reshape({3 * two61}).value(), contiguous({3 * two61})));
+  CHECK(top.reshape({3 * two61}).value() == contiguous({3 * two61}));
   CHECK(top.reshape({3 * two61, 2}).error().kind() == ShapeErrorKind::element_count_mismatch);
 }
 
@@ -81,7 +80,7 @@ TEST_CASE("a new shape whose product wraps to the old count is size_overflow") {
   CHECK(contiguous({4}).reshape({two62 + 1, 4}).error().kind() == ShapeErrorKind::size_overflow);
   Layout empty = contiguous({0});
   REQUIRE_FALSE(empty.reshape_in_place({two32, two32}).has_value());
-  CHECK(same_layout(empty, contiguous({0})));
+  CHECK(empty == contiguous({0}));
 }
 
 TEST_CASE("broadcast_to past the quick count bound takes the exact count") {
@@ -97,13 +96,11 @@ TEST_CASE("tensors take the same quick and general paths") {
   // inline_rank they take the general path. Both agree with the layouts'.
   const auto t = strided::Tensor<float>::zeros({2, 3, 4}).value();
   const auto r = t.reshape({4, 6}).value();
-  CHECK(same_layout(r.layout(), t.layout().reshape({4, 6}).value()));
+  CHECK(r.layout() == t.layout().reshape({4, 6}).value());
   const Shape deep_target{1, 1, 1, 1, 1, 1, 1, 1, 24};
-  CHECK(same_layout(t.reshape(deep_target).value().layout(),
-                    t.layout().reshape(deep_target).value()));
+  CHECK(t.reshape(deep_target).value().layout() == t.layout().reshape(deep_target).value());
   const auto b = t.narrow(0, 0, 1).value();
-  CHECK(same_layout(b.broadcast_to({5, 3, 4}).value().layout(),
-                    b.layout().broadcast_to({5, 3, 4}).value()));
+  CHECK(b.broadcast_to({5, 3, 4}).value().layout() == b.layout().broadcast_to({5, 3, 4}).value());
   CHECK(b.broadcast_to({5, 2, 4}).error().kind() == ShapeErrorKind::broadcast_incompatible);
   CHECK(t.reshape({5, 5}).error().kind() == ShapeErrorKind::element_count_mismatch);
 }

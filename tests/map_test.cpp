@@ -77,7 +77,7 @@ Tensor<T> random_view(std::mt19937& rng, std::size_t rank, std::size_t max_exten
   if (rank > 0 && rng() % 2 == 0) t = t.flip(rng() % rank).value();
   if (rank > 0 && rng() % 3 == 0) {
     const std::size_t axis = rng() % rank;
-    t = t.slice(axis, 0, strided::end, 1 + static_cast<std::ptrdiff_t>(rng() % 3)).value();
+    t = t.slice(axis, 0, strided::slice_end, 1 + static_cast<std::ptrdiff_t>(rng() % 3)).value();
   }
   if (rank > 0 && rng() % 4 == 0) {  // stretch one axis: a stride-0 view
     const std::size_t axis = rng() % rank;

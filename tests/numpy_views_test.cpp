@@ -30,11 +30,11 @@ std::ptrdiff_t read_int(Token& in) {
 
 std::size_t read_size(Token& in) { return static_cast<std::size_t>(read_int(in)); }
 
-/// A slice bound: "N" is an omitted bound (strided::end).
+/// A slice bound: "N" is an omitted bound (strided::slice_end).
 std::ptrdiff_t read_bound(Token& in) {
   std::string s;
   in >> s;
-  return s == "N" ? strided::end : static_cast<std::ptrdiff_t>(std::stoll(s));
+  return s == "N" ? strided::slice_end : static_cast<std::ptrdiff_t>(std::stoll(s));
 }
 
 Shape read_dims(Token& in, std::size_t rank) {

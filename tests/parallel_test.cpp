@@ -338,7 +338,7 @@ TEST_CASE("the threshold: below it no chunks and no thread, at it the pool") {
     std::vector<float> data(elems * 2);
     std::iota(data.begin(), data.end(), 0.0f);
     const auto t = Tensor<float>::from_vector(data, {elems * 2}).value();
-    const auto every_other = t.slice(0, 0, strided::end, 2).value();  // not contiguous
+    const auto every_other = t.slice(0, 0, strided::slice_end, 2).value();  // not contiguous
     calls.clear();
     const std::vector<float> got = every_other.to_vector();
     INFO("elements " << elems << " of 4 bytes each, threshold " << parallel_threshold_bytes);

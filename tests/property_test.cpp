@@ -247,12 +247,12 @@ namespace {
 
 // Python's slice rule, written from the language reference (not from strided's code): the
 // indices i, i + k, i + 2k, ... before j, with negative bounds counted from the end and clamped,
-// and `strided::end` standing for an omitted bound.
+// and `strided::slice_end` standing for an omitted bound.
 std::vector<std::size_t> model_slice_indices(std::size_t size, std::ptrdiff_t i, std::ptrdiff_t j,
                                              std::ptrdiff_t k) {
   const auto len = static_cast<std::ptrdiff_t>(size);
   auto norm = [&](std::ptrdiff_t b, bool is_start) {
-    if (b == strided::end) return is_start ? (k > 0 ? 0 : len - 1) : (k > 0 ? len : -1);
+    if (b == strided::slice_end) return is_start ? (k > 0 ? 0 : len - 1) : (k > 0 ? len : -1);
     if (b < 0) b = std::max(b + len, k > 0 ? std::ptrdiff_t{0} : std::ptrdiff_t{-1});
     if (b >= len) b = k > 0 ? len : len - 1;
     return b;
@@ -360,7 +360,7 @@ void step_views(Rng& rng, Tensor<std::int32_t>& t, Model& m) {
       if (rank == 0) return;
       const auto size = static_cast<std::ptrdiff_t>(m.shape[dim]);
       auto bound = [&] {
-        return pick(rng, 5) == 0 ? strided::end : pick_signed(rng, -size - 3, size + 3);
+        return pick(rng, 5) == 0 ? strided::slice_end : pick_signed(rng, -size - 3, size + 3);
       };
       const std::ptrdiff_t start = bound(), stop = bound();
       std::ptrdiff_t step_by = pick_signed(rng, -4, 4);

@@ -115,18 +115,18 @@ TEST_CASE("rank 0 is one run of length 1; empty tensors have none", "[runs]") {
 
 TEST_CASE("runs merge across axes that walk one progression", "[runs]") {
   // Every other column of a [4, 7] matrix: rows do not merge (row stride 7 != 2 * 4).
-  const auto cols = iota({4, 7}).slice(1, 0, strided::end, 2).value();
+  const auto cols = iota({4, 7}).slice(1, 0, strided::slice_end, 2).value();
   auto runs = runs_of(cols);
   REQUIRE(runs.size() == 4);
   CHECK(runs[0].length == 4);
   CHECK(runs[0].stride == 2);
   // Of a [4, 6] matrix they do: 0, 2, 4 | 6, 8, 10 | ... is one progression of stride 2.
-  runs = runs_of(iota({4, 6}).slice(1, 0, strided::end, 2).value());
+  runs = runs_of(iota({4, 6}).slice(1, 0, strided::slice_end, 2).value());
   REQUIRE(runs.size() == 1);
   CHECK(runs[0].length == 12);
   CHECK(runs[0].stride == 2);
   // Every other row of [4, 6]: rows 0 and 2 are not adjacent.
-  const auto rows = iota({4, 6}).slice(0, 0, strided::end, 2).value();
+  const auto rows = iota({4, 6}).slice(0, 0, strided::slice_end, 2).value();
   runs = runs_of(rows);
   REQUIRE(runs.size() == 2);
   CHECK(runs[0].length == 6);
@@ -162,7 +162,7 @@ TEST_CASE("runs on random views: row-major order, maximal, same elements as get(
     if (rank > 0 && rng() % 2 == 0) t = t.flip(rng() % rank).value();
     if (rank > 0 && rng() % 2 == 0) {
       const std::size_t axis = rng() % rank;
-      t = t.slice(axis, 0, strided::end, 1 + static_cast<std::ptrdiff_t>(rng() % 2)).value();
+      t = t.slice(axis, 0, strided::slice_end, 1 + static_cast<std::ptrdiff_t>(rng() % 2)).value();
     }
     INFO(strided::to_debug_string(t));
     const auto runs = runs_of(t);

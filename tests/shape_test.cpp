@@ -1,5 +1,7 @@
 #include <array>
+#include <forward_list>
 #include <iomanip>
+#include <iterator>
 #include <list>
 #include <numeric>
 #include <sstream>
@@ -31,6 +33,32 @@ TEST_CASE("Shape builds from braced lists, spans and integral ranges") {
 
   REQUIRE(Shape(3, 1) == Shape{1, 1, 1});
   REQUIRE(Shape{}.empty());
+}
+
+TEST_CASE("Shape and Strides build from an iterator pair, converting each entry") {
+  const std::vector<int> ints{7, 8, 9};
+  CHECK(Shape(ints.begin(), ints.end()) == Shape{7, 8, 9});
+  CHECK(Shape(ints.begin() + 1, ints.end()) == Shape{8, 9});
+  CHECK(Shape(ints.begin(), ints.begin()).empty());
+  const long raw[] = {-3, 0, 4};
+  CHECK(Strides(std::begin(raw), std::end(raw)) == Strides{-3, 0, 4});
+  // Unsized (forward) and single-pass (input) iterators: entries appended one by one, past the
+  // inline entries too.
+  const std::forward_list<unsigned> listed{1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+  const Shape from_list(listed.begin(), listed.end());
+  CHECK(from_list.size() == 10);
+  CHECK(from_list[0] == 1);
+  CHECK(from_list[9] == 10);
+  std::istringstream text("2 3 4");
+  const Shape read{std::istream_iterator<int>(text), std::istream_iterator<int>()};
+  CHECK(read == Shape{2, 3, 4});
+  // Not an iterator pair: two integers stay `count` copies of `value`.
+  CHECK(Shape(2, 5) == Shape{5, 5});
+  static constexpr long fixed[] = {1, 2, 3};
+  STATIC_REQUIRE(Shape(std::begin(fixed), std::end(fixed)) == Shape{1, 2, 3});
+  STATIC_REQUIRE(!std::is_constructible_v<Shape, const double*, const double*>);
+  STATIC_REQUIRE(std::is_same_v<Shape, strided::AxisVector<std::size_t>>);
+  STATIC_REQUIRE(std::is_same_v<Strides, strided::AxisVector<std::ptrdiff_t>>);
 }
 
 TEST_CASE("Shape keeps inline_rank entries inline") {

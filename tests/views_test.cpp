@@ -75,8 +75,8 @@ TEST_CASE("slice: positive and negative steps, Python bounds") {
   CHECK(elements(t.slice(0, 2, 8, 3).value()) == V{2, 5});
   CHECK(elements(t.slice(0, -3).value()) == V{7, 8, 9});
   CHECK(elements(t.slice(0, 8, 2, -2).value()) == V{8, 6, 4});
-  CHECK(elements(t.slice(0, strided::end, strided::end, -3).value()) == V{9, 6, 3, 0});
-  CHECK(elements(t.slice(0, strided::end, 3).value()) == V{0, 1, 2});
+  CHECK(elements(t.slice(0, strided::slice_end, strided::slice_end, -3).value()) == V{9, 6, 3, 0});
+  CHECK(elements(t.slice(0, strided::slice_end, 3).value()) == V{0, 1, 2});
   CHECK(elements(t.slice(0, -100, 100, 4).value()) == V{0, 4, 8});
   CHECK(elements(t.slice(0, 100, -100, -4).value()) == V{9, 5, 1});
   CHECK(elements(t.slice(0, 3, 3).value()).empty());
@@ -92,7 +92,7 @@ TEST_CASE("slice: positive and negative steps, Python bounds") {
 
 TEST_CASE("slice: on a 3-d tensor keeps the other axes") {
   const Tensor<int> t = iota({2, 3, 4});
-  const Tensor<int> s = t.slice(2, strided::end, strided::end, -2).value();
+  const Tensor<int> s = t.slice(2, strided::slice_end, strided::slice_end, -2).value();
   CHECK(s.shape() == Shape{2, 3, 2});
   CHECK(s.strides() == Strides{12, 4, -2});
   CHECK(s.offset() == 3);
@@ -111,7 +111,7 @@ TEST_CASE("slice: errors") {
                 "slice: axis 2 is out of range for rank 2 (shape [2, 3])");
   // A stride of PTRDIFF_MIN cannot be the base of a reversed walk; only Layout can hold one.
   const Layout odd = Layout::from_parts({2}, {pmin}, 0).value();
-  require_error(odd.slice(0, 1, strided::end, 1), ShapeErrorKind::size_overflow,
+  require_error(odd.slice(0, 1, strided::slice_end, 1), ShapeErrorKind::size_overflow,
                 "slice: the element count, a stride or the offset of shape [2] overflows");
 }
 
@@ -184,7 +184,7 @@ TEST_CASE("negative strides through the library") {
 
 TEST_CASE("negative strides through casts and batches") {
   const Tensor<int> t = iota({3, 4});
-  const Tensor<int> r = t.flip({0, 1}).value().slice(1, 0, strided::end, 2).value();
+  const Tensor<int> r = t.flip({0, 1}).value().slice(1, 0, strided::slice_end, 2).value();
   REQUIRE(r.strides() == Strides{-4, -2});
   const Tensor<double> d = r.cast<double>().value();
   CHECK(d.is_contiguous());
@@ -288,7 +288,7 @@ TEST_CASE("flatten and unflatten") {
   CHECK(t.flatten(1, 1).value().shape() == Shape{2, 3, 4});
   CHECK(Tensor<int>::scalar(5).flatten().value().shape() == Shape{1});
   // Stride-compatible but not contiguous: stepping the outer axis keeps axes 1..2 mergeable.
-  const Tensor<int> stepped = t.slice(1, strided::end, strided::end, -1).value();
+  const Tensor<int> stepped = t.slice(1, strided::slice_end, strided::slice_end, -1).value();
   const Tensor<int> f = stepped.flatten(0, 0).value().flatten(2, 2).value();
   CHECK(f.shape() == Shape{2, 3, 4});
   const Tensor<int> g = t.flip(0).value().flatten(1, 2).value();
@@ -574,7 +574,7 @@ TEST_CASE("layout views are constexpr") {
   STATIC_REQUIRE(diag == 2 * 100 + 13 + 3);  // offset 2, stride 3, 3 elements
   constexpr auto sliced = [] {
     const Layout l = Layout::contiguous({10}).value();
-    const Layout s = l.slice(0, -2, strided::end, -3).value();
+    const Layout s = l.slice(0, -2, strided::slice_end, -3).value();
     return s.shape()[0] * 1000 + s.offset();
   }();
   STATIC_REQUIRE(sliced == 3 * 1000 + 8);  // 8, 5, 2
@@ -585,15 +585,15 @@ TEST_CASE("layout views are constexpr") {
 // The examples shown in docs/views.md, verbatim.
 TEST_CASE("docs/views.md examples") {
   // [docs-views-begin]
-  using strided::end;
   using strided::infer;
+  using strided::slice_end;
   const Tensor<int> t = iota({3, 4});  // [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
 
-  const Tensor<int> rev = t.slice(1, end, end, -1).value();  // t[:, ::-1]
-  CHECK(rev.strides() == Strides{4, -1});                    // no copy: a negative stride
+  const Tensor<int> rev = t.slice(1, slice_end, slice_end, -1).value();  // t[:, ::-1]
+  CHECK(rev.strides() == Strides{4, -1});  // no copy: a negative stride
   CHECK(rev.get({0, 0}) == 3);
 
-  const Tensor<int> odd_rows = t.slice(0, 1, end, 2).value();  // t[1::2]
+  const Tensor<int> odd_rows = t.slice(0, 1, slice_end, 2).value();  // t[1::2]
   CHECK(odd_rows.shape() == Shape{1, 4});
 
   CHECK(t.flip({0, 1}).value().get({0, 0}) == 11);          // np.flip(t), torch.flip(t, (0, 1))

@@ -168,8 +168,8 @@ class AnyTensor {
     return map([&](const auto& t) { return t.broadcast_to(target); });
   }
   template <class = void>
-  Result<AnyTensor> slice(std::size_t dim, std::ptrdiff_t start, std::ptrdiff_t stop = strided::end,
-                          std::ptrdiff_t step = 1) const {
+  Result<AnyTensor> slice(std::size_t dim, std::ptrdiff_t start,
+                          std::ptrdiff_t stop = strided::slice_end, std::ptrdiff_t step = 1) const {
     return map([&](const auto& t) { return t.slice(dim, start, stop, step); });
   }
   template <class = void>

@@ -1,5 +1,6 @@
 // DataError: the errors of batch assembly (stack_samples, concat_batches, stack, concat), with
-// its kinds and std::error_code category "strided.data". strided/error.hpp includes this header.
+// its kinds and std::error_code category "strided.data". strided/error.hpp includes this header
+// with ShapeError's.
 #pragma once
 
 // clang-format off
@@ -13,8 +14,8 @@
 #include <utility>
 
 #include "strided/detail/message_text.hpp"
-#include "strided/error.hpp"
 #include "strided/shape.hpp"
+#include "strided/shape_error.hpp"
 
 namespace strided {
 

@@ -61,7 +61,7 @@ struct DTypeInfo {
                                  ///< kDLBool 6
   std::uint8_t dlpack_bits;      ///< DLDataType::bits
   std::string_view torch_name;   ///< str(torch dtype): "torch.float32"
-  detail::FloatFormat format;    ///< floats: significand and exponent bits; others {0, 0}
+  FloatFormat format;            ///< floats: significand and exponent bits; others {0, 0}
 };
 
 /// The registry: one row per DType, indexed by the enumerator's value.
@@ -76,13 +76,13 @@ inline constexpr std::array<DTypeInfo, 13> dtype_registry = {{
     {DType::u64, "u64", 8, DTypeKind::unsigned_int, "<u8", "U64", 1, 64, "torch.uint64", {}},
     {DType::i64, "i64", 8, DTypeKind::signed_int, "<i8", "I64", 0, 64, "torch.int64", {}},
     {DType::f16, "f16", 2, DTypeKind::floating, "<f2", "F16", 2, 16, "torch.float16",
-     detail::binary16},
+     float_formats::binary16},
     {DType::bf16, "bf16", 2, DTypeKind::floating, "", "BF16", 4, 16, "torch.bfloat16",
-     detail::bfloat16},
+     float_formats::bfloat16},
     {DType::f32, "f32", 4, DTypeKind::floating, "<f4", "F32", 2, 32, "torch.float32",
-     detail::binary32},
+     float_formats::binary32},
     {DType::f64, "f64", 8, DTypeKind::floating, "<f8", "F64", 2, 64, "torch.float64",
-     detail::binary64},
+     float_formats::binary64},
 }};
 
 /// Element types a format can name but strided cannot hold (listed so that headers naming them

@@ -46,6 +46,24 @@ struct element_traits<T> {
 
 namespace detail {
 
+/// An end of a cast: a built-in type, or a user type whose element_traits convert it to and from
+/// float.
+template <class T>
+concept CastEndpoint = is_builtin_element_v<T> || requires(T v, float f) {
+  { element_traits<T>::to_f32(v) } -> std::same_as<float>;
+  { element_traits<T>::from_f32(f) } -> std::same_as<T>;
+};
+
+}  // namespace detail
+
+/// Whether `Tensor<From>::cast<To>()` exists: From and To are the same type, or each is a built-in
+/// type or a user type whose element_traits have `to_f32` and `from_f32`.
+template <class From, class To>
+concept CastableTo = std::same_as<From, To> ||
+    (detail::CastEndpoint<From>&& detail::CastEndpoint<To>);
+
+namespace detail {
+
 /// Value equality: `==` where the type has it (floats: NaN unequal, -0 == +0), else the bytes.
 template <class T>
 constexpr bool elements_equal(const T& a, const T& b) noexcept {

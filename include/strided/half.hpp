@@ -18,9 +18,9 @@
 #include <type_traits>
 
 namespace strided {
-namespace detail {
 
-/// Layout of an IEEE-754 binary format: `mant` explicit significand bits, `exp` exponent bits.
+/// Layout of an IEEE-754 binary format: `mant` explicit significand bits, `exp` exponent bits
+/// (DTypeInfo::format; a template argument of HalfFloat).
 struct FloatFormat {
   int mant;
   int exp;
@@ -28,12 +28,24 @@ struct FloatFormat {
   constexpr std::uint64_t exp_max() const noexcept { return (std::uint64_t{1} << exp) - 1; }
   constexpr std::uint64_t mant_mask() const noexcept { return (std::uint64_t{1} << mant) - 1; }
   constexpr int sign_shift() const noexcept { return mant + exp; }
+
+  friend constexpr bool operator==(const FloatFormat&, const FloatFormat&) noexcept = default;
 };
 
-inline constexpr FloatFormat binary16{10, 5};
-inline constexpr FloatFormat bfloat16{7, 8};
-inline constexpr FloatFormat binary32{23, 8};
-inline constexpr FloatFormat binary64{52, 11};
+/// The formats of the built-in floating-point types.
+namespace float_formats {
+inline constexpr FloatFormat binary16{10, 5};   ///< f16
+inline constexpr FloatFormat bfloat16{7, 8};    ///< bf16
+inline constexpr FloatFormat binary32{23, 8};   ///< float
+inline constexpr FloatFormat binary64{52, 11};  ///< double
+}  // namespace float_formats
+
+namespace detail {
+
+using float_formats::bfloat16;
+using float_formats::binary16;
+using float_formats::binary32;
+using float_formats::binary64;
 
 /// A NaN of format `D` carrying the sign and the leading payload bits of a NaN of format `S`,
 /// with the quiet bit set (what x86 conversion instructions produce).
@@ -139,7 +151,7 @@ constexpr std::partial_ordering compare_half_bits(std::uint16_t a, std::uint16_t
 
 /// What f16 and bf16 share: a 16-bit pattern in format F, converted to and from float and double
 /// and compared as IEEE 754 values. `Half` is the derived type (f16 or bf16).
-template <class Half, detail::FloatFormat F>
+template <class Half, FloatFormat F>
 struct HalfFloat {
   std::uint16_t raw = 0;  ///< the bit pattern
 
@@ -191,13 +203,13 @@ struct HalfFloat {
 };
 
 /// IEEE 754 binary16. A storage type: arithmetic goes through float.
-struct f16 : HalfFloat<f16, detail::binary16> {
+struct f16 : HalfFloat<f16, float_formats::binary16> {
   /// Zero, or the nearest f16 to a float or double (see HalfFloat).
   using HalfFloat::HalfFloat;
 };
 
 /// bfloat16: the top half of a binary32. A storage type: arithmetic goes through float.
-struct bf16 : HalfFloat<bf16, detail::bfloat16> {
+struct bf16 : HalfFloat<bf16, float_formats::bfloat16> {
   /// Zero, or the nearest bf16 to a float or double (see HalfFloat).
   using HalfFloat::HalfFloat;
 };

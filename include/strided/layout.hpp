@@ -63,7 +63,9 @@ constexpr Result<Shape> resolve_infer(const Shape& shape, std::size_t numel, con
 /// An omitted slice bound (Python's `None`). As `stop`: past the last element in the step's
 /// direction (the axis end for a positive step, before index 0 for a negative one). As `start`:
 /// the first element in the step's direction (0, or the last index for a negative step).
-inline constexpr std::ptrdiff_t end = std::numeric_limits<std::ptrdiff_t>::min();
+/// Not called `end`: with `using namespace strided;` a variable of that name would hide
+/// `std::end` from an unqualified `end(v)`.
+inline constexpr std::ptrdiff_t slice_end = std::numeric_limits<std::ptrdiff_t>::min();
 
 namespace detail {
 
@@ -125,7 +127,7 @@ class Layout {
  public:
   /// The layout of a scalar: rank 0, one element at offset 0.
   constexpr Layout() = default;
-  /// Copies; allocates only past inline_rank axes. Always inlined, as Tensor's and SmallVector's
+  /// Copies; allocates only past inline_rank axes. Always inlined, as Tensor's and AxisVector's
   /// copies: each view op starts with one, and GCC otherwise calls it from some ops and not others.
   [[gnu::always_inline]] constexpr Layout(const Layout&) = default;
   /// Moves (the inline entries are copied).
@@ -195,9 +197,14 @@ class Layout {
     return true;
   }
 
+  /// Same shape, strides and offset: the same elements at the same storage indices. (Two layouts
+  /// can also reach the same elements in the same order with different strides, e.g. along an axis
+  /// of size 1; such layouts are not equal.)
+  friend constexpr bool operator==(const Layout&, const Layout&) noexcept = default;
+
   /// Lowest and highest storage index reached, relative to offset() (0, 0 when empty).
-  constexpr detail::Reach reach() const noexcept {
-    return detail::checked_reach(shape_, strides_).value_or(detail::Reach{});
+  constexpr Reach reach() const noexcept {
+    return detail::checked_reach(shape_, strides_).value_or(Reach{});
   }
 
   /// Storage index of `index`. Precondition: index.size() == rank() and each entry in range.
@@ -212,7 +219,7 @@ class Layout {
   constexpr Result<void> check_storage(std::size_t storage_len, const char* op) const {
     return detail::guard_allocations(op, [&]() -> Result<void> {
       if (empty()) return {};
-      const detail::Reach r = reach();
+      const Reach r = reach();
       const auto start = static_cast<std::ptrdiff_t>(offset_);
       if (start + r.low < 0) return ShapeError::storage_below_zero(op, storage_len, shape_);
       const auto last = static_cast<std::size_t>(start + r.high);
@@ -330,10 +337,10 @@ class Layout {
     return broadcast_to_of(*this, itself, target);
   }
   /// Elements start, start + step, ... before stop along `dim`, with Python's semantics: negative
-  /// bounds count from the end, out-of-range bounds clamp, a negative step walks backwards, `end`
-  /// is an omitted bound. A zero step is invalid_argument.
-  constexpr Result<Layout> slice(std::size_t dim, std::ptrdiff_t start, std::ptrdiff_t stop = end,
-                                 std::ptrdiff_t step = 1) const {
+  /// bounds count from the end, out-of-range bounds clamp, a negative step walks backwards,
+  /// `slice_end` is an omitted bound. A zero step is invalid_argument.
+  constexpr Result<Layout> slice(std::size_t dim, std::ptrdiff_t start,
+                                 std::ptrdiff_t stop = slice_end, std::ptrdiff_t step = 1) const {
     return derived("slice", [&](Layout& l) { return l.slice_in_place(dim, start, stop, step); });
   }
   /// Reverses every axis named in `dims` (each at most once: duplicate_axis otherwise): for each,
@@ -435,7 +442,7 @@ class Layout {
   constexpr Result<void> broadcast_to_in_place(const Shape& target);
 
   constexpr Result<void> slice_in_place(std::size_t dim, std::ptrdiff_t start,
-                                        std::ptrdiff_t stop = end, std::ptrdiff_t step = 1);
+                                        std::ptrdiff_t stop = slice_end, std::ptrdiff_t step = 1);
   constexpr Result<void> flip_in_place(const Shape& dims);
   constexpr Result<void> flip_in_place(std::size_t dim) { return flip_in_place(Shape{dim}); }
   constexpr Result<void> squeeze_in_place();

@@ -40,7 +40,7 @@ constexpr SliceRange slice_range(std::size_t size, std::ptrdiff_t start, std::pt
                                  std::ptrdiff_t step) noexcept {
   const view_int n = size, s = step;
   auto adjust = [&](std::ptrdiff_t bound, bool is_start) -> view_int {
-    if (bound == end) return is_start ? (s > 0 ? 0 : n - 1) : (s > 0 ? n : -1);
+    if (bound == slice_end) return is_start ? (s > 0 ? 0 : n - 1) : (s > 0 ? n : -1);
     view_int v = bound;
     if (v < 0) {
       v += n;

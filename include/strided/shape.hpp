@@ -27,48 +27,53 @@ inline constexpr std::size_t max_rank = 64;
 /// unflatten) to a rank-6 tensor stays off the heap as well.
 inline constexpr std::size_t inline_rank = 8;
 
-namespace detail {
-
-/// A vector of integers with `Inline` entries stored in the object itself: ranks up to `Inline`
-/// never touch the heap, so view operations on typical tensors allocate nothing. Larger ranks
-/// spill to the heap (also in constant evaluation, where C++20 allows transient allocation).
+/// One integer per axis -- the type of Shape and Strides. `Inline` entries are stored in the
+/// object itself: ranks up to `Inline` never touch the heap, so view operations on typical
+/// tensors allocate nothing. Larger ranks spill to the heap (also in constant evaluation, where
+/// C++20 allows transient allocation). Built as a container is: empty, `count` copies of a
+/// value, `{a, b, c}`, an iterator pair, a range of integers or a span.
 template <class I, std::size_t Inline = inline_rank>
-class SmallVector {
+class AxisVector {
  public:
   using value_type = I;
   using size_type = std::size_t;
   using iterator = I*;
   using const_iterator = const I*;
 
-  constexpr SmallVector() noexcept = default;
-  constexpr SmallVector(std::initializer_list<I> values) { assign(values.begin(), values.size()); }
-  constexpr explicit SmallVector(std::span<const I> values) {
-    assign(values.data(), values.size());
-  }
+  constexpr AxisVector() noexcept = default;
+  constexpr AxisVector(std::initializer_list<I> values) { assign(values.begin(), values.size()); }
+  constexpr explicit AxisVector(std::span<const I> values) { assign(values.data(), values.size()); }
   /// From any sized range of integers (e.g. `std::vector<int>`), converting each entry.
   template <std::ranges::sized_range R>
   requires std::integral<std::ranges::range_value_t<R>> &&
-      (!std::same_as<std::remove_cvref_t<R>, SmallVector>)constexpr explicit SmallVector(
-          R&& values) {
+      (!std::same_as<std::remove_cvref_t<R>, AxisVector>)constexpr explicit AxisVector(R&& values) {
     resize(std::ranges::size(values));
     std::size_t i = 0;
     for (auto v : values) data()[i++] = static_cast<I>(v);
   }
   /// `count` copies of `value`.
-  constexpr SmallVector(std::size_t count, I value) {
+  constexpr AxisVector(std::size_t count, I value) {
     resize(count);
     std::fill_n(data(), count, value);
+  }
+  /// The integers in [first, last), converting each entry: `Shape(v.begin(), v.end())`.
+  template <std::input_iterator It, std::sentinel_for<It> Last>
+  requires std::integral<std::iter_value_t<It>>
+  constexpr AxisVector(It first, Last last) {
+    if constexpr (std::sized_sentinel_for<Last, It>)
+      reserve(static_cast<std::size_t>(last - first));
+    for (; first != last; ++first) push_back(static_cast<I>(*first));
   }
 
   // Inline entries are copied in the initializer, not zeroed first and then overwritten: a view
   // op copies two of these, and the zeroing stores doubled the cost of the copy.
-  [[gnu::always_inline]] constexpr SmallVector(const SmallVector& other)
+  [[gnu::always_inline]] constexpr AxisVector(const AxisVector& other)
       : inline_(other.heap_ == nullptr ? other.inline_ : std::array<I, Inline>{}),
         size_(other.heap_ == nullptr ? other.size_ : 0) {
     if (other.heap_ != nullptr) assign_from(other);
   }
-  constexpr SmallVector(SmallVector&& other) noexcept { steal(other); }
-  [[gnu::always_inline]] constexpr SmallVector& operator=(const SmallVector& other) {
+  constexpr AxisVector(AxisVector&& other) noexcept { steal(other); }
+  [[gnu::always_inline]] constexpr AxisVector& operator=(const AxisVector& other) {
     if (this == &other) return *this;
     if (heap_ == nullptr && other.heap_ == nullptr) {
       copy_inline(other);  // fixed-size, as the copy constructor: no call to memmove
@@ -78,14 +83,14 @@ class SmallVector {
     }
     return *this;
   }
-  constexpr SmallVector& operator=(SmallVector&& other) noexcept {
+  constexpr AxisVector& operator=(AxisVector&& other) noexcept {
     if (this != &other) {
       release();
       steal(other);
     }
     return *this;
   }
-  constexpr ~SmallVector() { release(); }
+  constexpr ~AxisVector() { release(); }
 
   constexpr std::size_t size() const noexcept { return size_; }
   constexpr bool empty() const noexcept { return size_ == 0; }
@@ -144,7 +149,7 @@ class SmallVector {
   }
   constexpr void clear() noexcept { size_ = 0; }
 
-  friend constexpr bool operator==(const SmallVector& a, const SmallVector& b) noexcept {
+  friend constexpr bool operator==(const AxisVector& a, const AxisVector& b) noexcept {
     return std::equal(a.begin(), a.end(), b.begin(), b.end());
   }
 
@@ -165,10 +170,10 @@ class SmallVector {
   }
   // The copies' heap path, out of line as grow: the copies are inlined into every view op, which
   // this path would make too large to inline in turn.
-  [[gnu::noinline]] constexpr void assign_from(const SmallVector& other) {
+  [[gnu::noinline]] constexpr void assign_from(const AxisVector& other) {
     assign(other.data(), other.size_);
   }
-  constexpr void steal(SmallVector& other) noexcept {
+  constexpr void steal(AxisVector& other) noexcept {
     size_ = other.size_;
     if (other.heap_ != nullptr) {
       heap_ = other.heap_;
@@ -180,7 +185,7 @@ class SmallVector {
     }
     other.size_ = 0;
   }
-  constexpr void copy_inline(const SmallVector& other) noexcept { inline_ = other.inline_; }
+  constexpr void copy_inline(const AxisVector& other) noexcept { inline_ = other.inline_; }
   constexpr void release() noexcept {
     delete[] heap_;
     heap_ = nullptr;
@@ -194,6 +199,8 @@ class SmallVector {
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;
 };
+
+namespace detail {
 
 /// How append_list writes a list. The defaults give `[a, b, c]`.
 struct ListStyle {
@@ -231,29 +238,38 @@ void append_list(std::string& out, std::span<const I> values, const ListStyle& s
       style);
 }
 
+}  // namespace detail
+
 /// `std::cout << t.shape()` writes `[8, 3, 3, 3]`. A template over the stream so that this header
 /// needs only <iosfwd>; a width set with std::setw pads the whole text.
 template <class Traits, class I, std::size_t N>
 std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& os,
-                                             const SmallVector<I, N>& values) {
+                                             const AxisVector<I, N>& values) {
   std::string text;
-  append_list(text, std::span<const I>(values.data(), values.size()));
+  detail::append_list(text, std::span<const I>(values.data(), values.size()));
   return os << text;
 }
 
-}  // namespace detail
-
 /// The size of each axis, outermost first.
-using Shape = detail::SmallVector<std::size_t>;
+using Shape = AxisVector<std::size_t>;
 
 /// The step, in elements (not bytes), between neighbours along each axis. Signed: zero for
 /// broadcast axes, negative for reversed ones.
-using Strides = detail::SmallVector<std::ptrdiff_t>;
+using Strides = AxisVector<std::ptrdiff_t>;
+
+/// The lowest and highest storage index a shape and strides reach, relative to the offset:
+/// `Layout::reach()`. Both 0 for a layout with one element or none.
+struct Reach {
+  std::ptrdiff_t low = 0;   ///< sum of (size - 1) * stride over the negative strides
+  std::ptrdiff_t high = 0;  ///< sum of (size - 1) * stride over the positive strides
+
+  friend constexpr bool operator==(const Reach&, const Reach&) noexcept = default;
+};
 
 /// `[8, 3, 3, 3]` for a Shape, `[9, 3, -1]` for Strides: what `std::cout << shape` and
 /// `fmt::format("{}", shape)` write.
 template <class I, std::size_t N>
-std::string to_string(const detail::SmallVector<I, N>& values) {
+std::string to_string(const AxisVector<I, N>& values) {
   std::string text;
   detail::append_list(text, std::span<const I>(values.data(), values.size()));
   return text;

@@ -302,10 +302,10 @@ class Tensor {
   // ----- extended views (zero-copy; algebra in layout_views.hpp) -------------------------------
 
   /// Python's `t[start:stop:step]` along `dim`: negative bounds count from the end, bounds clamp,
-  /// a negative step walks backwards, `strided::end` is an omitted bound; step 0 is
+  /// a negative step walks backwards, `strided::slice_end` is an omitted bound; step 0 is
   /// invalid_argument.
-  Result<Tensor> slice(std::size_t dim, std::ptrdiff_t start, std::ptrdiff_t stop = strided::end,
-                       std::ptrdiff_t step = 1) const {
+  Result<Tensor> slice(std::size_t dim, std::ptrdiff_t start,
+                       std::ptrdiff_t stop = strided::slice_end, std::ptrdiff_t step = 1) const {
     return view_with("slice", [&](Layout& l) { return l.slice_in_place(dim, start, stop, step); });
   }
   /// Reverses axis `dim` (a negative stride; no copy).
@@ -417,7 +417,7 @@ class Tensor {
   /// (truncating, saturating float->int; round-to-nearest-even narrowing; ...). Works on any
   /// view; casting to T itself gives a detached copy.
   template <Element U>
-  Result<Tensor<U>> cast() const requires detail::is_castable_v<T, U> {
+  Result<Tensor<U>> cast() const requires CastableTo<T, U> {
     return detail::guard_allocations("cast", [&]() -> Result<Tensor<U>> {
       // The row-major layout first: an empty tensor's shape may have no row-major strides that
       // fit (e.g. [0, 2^62, 2^62]); that is size_overflow, not a crash.
@@ -442,9 +442,7 @@ class Tensor {
   }
 
   /// cast<float>().
-  Result<Tensor<float>> to_f32() const requires detail::is_castable_v<T, float> {
-    return cast<float>();
-  }
+  Result<Tensor<float>> to_f32() const requires CastableTo<T, float> { return cast<float>(); }
 
  private:
   template <Element U>

@@ -76,7 +76,7 @@ class ByteReader {
     }
     switch (b & 3) {
       case 0:
-        return std::numeric_limits<std::ptrdiff_t>::min();  // also strided::end
+        return std::numeric_limits<std::ptrdiff_t>::min();  // also strided::slice_end
       case 1:
         return std::numeric_limits<std::ptrdiff_t>::max();
       case 2:

@@ -447,11 +447,11 @@ struct Session {
     if (step == 0) e.add(ShapeErrorKind::invalid_argument);
     NodePtr next;
     if (e.ok) {
-      // CPython's slice.indices(n), with strided::end (PTRDIFF_MIN) as None.
+      // CPython's slice.indices(n), with strided::slice_end (PTRDIFF_MIN) as None.
       const i128 n = t.shape()[dim], st = step;
       const i128 lower = st < 0 ? -1 : 0, upper = st < 0 ? n - 1 : n;
       auto clamp = [&](std::ptrdiff_t b, bool is_start) -> i128 {
-        if (b == strided::end)
+        if (b == strided::slice_end)
           return is_start ? (st < 0 ? upper : lower) : (st < 0 ? lower : upper);
         i128 v = b;
         if (v < 0) {

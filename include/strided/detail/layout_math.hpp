@@ -42,12 +42,6 @@ constexpr std::optional<std::size_t> checked_numel(std::span<const std::size_t> 
   return n;
 }
 
-/// Lowest and highest storage index a layout reaches, relative to its offset.
-struct Reach {
-  std::ptrdiff_t low = 0;
-  std::ptrdiff_t high = 0;
-};
-
 /// The reach of shape/strides, or nullopt when a term overflows std::ptrdiff_t. Meaningful only
 /// for layouts with elements.
 constexpr std::optional<Reach> checked_reach(std::span<const std::size_t> shape,

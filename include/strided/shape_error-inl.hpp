@@ -1,4 +1,4 @@
-// ShapeError's messages (declared in error.hpp): built only when
+// ShapeError's messages (declared in shape_error.hpp): built only when
 // an error is shown, so compiled once into libstrided in the compiled mode rather than in every
 // translation unit that can fail.
 #pragma once
@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "strided/detail/message_text.hpp"
-#include "strided/error.hpp"
+#include "strided/shape_error.hpp"
 #include "strided/shape_error_details.hpp"
 
 namespace strided {
