@@ -1,9 +1,9 @@
 // 16-bit floating-point storage types: IEEE binary16 (f16) and bfloat16 (bf16).
 //
 // Both are storage types: arithmetic goes through float. Conversions are explicit and bit-exact
-// (design §5 "Casts"): narrowing rounds once, to nearest even, keeps subnormals and sends overflow
-// to ±inf; every conversion between two floating-point formats returns a quiet NaN for a NaN,
-// keeping the sign and the leading payload bits. The bit-level routines below are the scalar
+// (docs/casts.md#rules): narrowing rounds once, to nearest even, keeps subnormals and sends
+// overflow to ±inf; every conversion between two floating-point formats returns a quiet NaN for a
+// NaN, keeping the sign and the leading payload bits. The bit-level routines below are the scalar
 // reference that detail/cast.hpp and the SIMD kernels are tested against.
 #pragma once
 

@@ -413,7 +413,7 @@ class Tensor {
 
   // ----- casts --------------------------------------------------------------------------------
 
-  /// A new contiguous tensor with every element converted by the exact rules of design §5
+  /// A new contiguous tensor with every element converted by the exact rules of docs/casts.md#rules
   /// (truncating, saturating float->int; round-to-nearest-even narrowing; ...). Works on any
   /// view; casting to T itself gives a detached copy.
   template <Element U>

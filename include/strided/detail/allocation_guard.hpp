@@ -16,7 +16,7 @@ namespace strided {
 namespace detail {
 
 /// Runs `body` (returning a Result) and turns a std::bad_alloc it throws into the error
-/// `on_bad_alloc()`. Result functions never throw (design §3), yet a shape of more than 8
+/// `on_bad_alloc()`. Result functions never throw (docs/errors.md), yet a shape of more than 8
 /// axes, the vector of split/chunk/unbind and the context of an error live on the heap: every
 /// public Result function that can touch such memory runs its body through this, the one place
 /// where the exception becomes an error. Without exceptions, operator new itself terminates.

@@ -16,7 +16,8 @@ namespace strided::detail {
 inline constexpr std::size_t buffer_alignment = 64;
 
 /// Buffers at least this large are aligned to a huge page and advised with MADV_HUGEPAGE: a fresh
-/// 64 MiB buffer otherwise costs one page fault per 4 KiB on first touch (~9x a memcpy here).
+/// 64 MiB buffer otherwise costs one page fault per 4 KiB on first touch, several times the copy
+/// that fills it.
 /// They are also the ones the buffer cache keeps, their size rounded up to a multiple of this.
 inline constexpr std::size_t huge_page_size = std::size_t{2} << 20;
 

@@ -1,7 +1,7 @@
 // A bounded, process-wide cache of freed large element buffers (the idea of PyTorch's caching
 // allocator, for host memory). A fresh multi-megabyte buffer comes from mmap: the kernel zeroes
 // every page on first touch and unmaps it again at free, which costs about as much as the copy
-// that fills it (a stack of 64 images: 1.5x memcpy instead of 1.0x). A loop that drops one batch
+// that fills it. A loop that drops one batch
 // and builds the next of the same size gets the warm pages back from here instead.
 #pragma once
 

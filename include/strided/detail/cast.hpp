@@ -1,4 +1,4 @@
-// The cast engine: value conversion between element types (design §5 "Casts").
+// The cast engine: value conversion between element types (docs/casts.md).
 //
 // `cast_value` is the scalar reference of every conversion, written for reading; the rules:
 //   same type            → the same bits
@@ -134,7 +134,7 @@ constexpr To builtin_cast(From v) noexcept {
 
 }  // namespace cast_impl
 
-/// The scalar reference of one conversion (design §5). constexpr for the built-in types.
+/// The scalar reference of one conversion (docs/casts.md#rules). constexpr for the built-in types.
 template <class From, class To>
 requires is_castable_v<From, To>
 constexpr To cast_value(From v) noexcept {

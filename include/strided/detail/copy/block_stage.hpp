@@ -4,8 +4,9 @@
 // The lanes kernels (64 x 64 u8, 32 x 32 u16) read 64 or 32 source rows at once and write as many
 // destination rows: every register tile touches that many lines of each side, each in a different
 // DRAM page and, when rows are a power of two apart, all in one or two L1 sets. Read straight from
-// memory that way, a u8 transpose ran at 3.1-3.8x memcpy (8192^2) and 4.2-4.5x (2048^2, in L3)
-// where the same kernels on L2-resident rows take 0.3x. A staged macro-tile copies its source
+// memory that way, a u8 transpose runs several times slower than the same kernels on rows
+// already in L2: every tile waits on that many DRAM pages and conflicting L1 sets. A staged
+// macro-tile copies its source
 // rows into buffer A, one whole row run after another, transposes A into B with the same kernels,
 // and writes B's rows out whole: memory sees runs of a macro-tile side, one at a time.
 #pragma once
@@ -23,10 +24,9 @@ inline constexpr std::size_t stage_side_bytes = 512;
 
 /// Fewest source rows a staged transpose may have (its macro-tiles are then that many rows by a
 /// side). The parallel copy hands each thread bands of source rows (parallel/copy_chunks.hpp):
-/// 8192^2 u8 with 8 threads, bands of 256. Bands of 8192^2 u8 copied on one thread, x memcpy,
-/// Zen 5, avx512, unstaged -> staged: 256 rows 3.22-3.34 -> 2.02-2.18 (avx2 3.27 -> 2.35), 128
-/// rows 3.24-3.43 -> 2.69-2.95, 64 rows 3.44-3.53 -> 3.95-5.46; u16 4100^2 into rows off a line,
-/// 128 rows 3.24-3.32 -> 2.51-3.18, 64 rows 3.84-4.17 -> 3.82-3.86 (docs/performance.md).
+/// 8192^2 u8 with 8 threads, bands of 256. Below 128 rows a macro-tile is so short that the
+/// staging pass costs what it saves or more; from 128 rows on, staging wins (bench/NOTEBOOK.md
+/// has the measurements).
 inline constexpr std::size_t stage_min_rows = 128;
 
 /// Buffers A (source rows) and B (destination rows) of a staged macro-tile and their row offsets.

@@ -119,7 +119,7 @@ inline void copy_small(std::byte* d, const std::byte* s, std::size_t n) noexcept
 /// es bytes by two overlapping moves of Piece bytes (Piece <= es <= 2 Piece: no library call for
 /// rows folded into elements of 3 to 32 bytes), else (both 0) a memcpy call. The element size is
 /// resolved once per copy (with_strided_row), not per row: GCC hoists such a switch out of the
-/// row loops at -O3 only, and at -O2 rows of a few elements ran 1.5-2x slower.
+/// row loops at -O3 only, and at -O2 rows of a few elements would pay it on every row.
 template <std::size_t Size, std::size_t Piece>
 struct StridedRow {
   std::ptrdiff_t ss, ds;
@@ -178,8 +178,8 @@ void with_strided_row(const PlanAxis& inner, std::size_t es, F&& f) {
 
 /// n copies of the U at s, written a 64-byte block of copies at a time: a memcpy of constant size
 /// is vector stores at every optimisation level, while GCC vectorises a loop of element stores at
-/// -O3 only (at -O2 broadcast rows were 2-4x slower). The last block is moved back to end at the
-/// row's end, rewriting copies already written with the same value.
+/// -O3 only (at -O2 broadcast rows would be scalar stores). The last block is moved back to end at
+/// the row's end, rewriting copies already written with the same value.
 template <class U>
 inline void fill_row_typed(const std::byte* s, std::byte* d, std::size_t n) noexcept {
   constexpr std::size_t block_bytes = 64, per_block = block_bytes / sizeof(U);
@@ -224,8 +224,7 @@ inline void fill_row(const std::byte* s, std::byte* d, std::size_t n, std::size_
 
 /// Rows shorter than this are not streamed: a row's first and last lines are written with plain
 /// stores, and lines written partly both ways (every line of a 99-byte row) cost more than the
-/// streaming saves. Measured (u8 views of 99-280-byte rows, 20-40 MiB, avx512 and avx2):
-/// streamed 6.8-24x memcpy, plain stores 0.6-3.6x.
+/// streaming saves, by far for rows of a few hundred bytes.
 inline constexpr std::size_t min_streamed_row = 1024;
 
 inline void run_rowwise(const PlanNest& p) {
@@ -261,8 +260,8 @@ inline constexpr std::size_t strided_reuse_span = 4096;
 /// The axes of the strided loop's block: besides axes[0], those with the smallest source strides,
 /// as many as fit in strided_block rows; none when, in the destination's order, every one of them
 /// is reached within strided_reuse_span elements: the lines it reads again are still cached, and
-/// the destination order writes sequentially, which then beats blocking (docs/performance.md,
-/// "Random shape sweep"). Returns how many (their indices in `out`).
+/// the destination order writes sequentially, which then beats blocking (bench/NOTEBOOK.md, the
+/// random shape sweep). Returns how many (their indices in `out`).
 inline std::size_t strided_block_axes(const PlanNest& p,
                                       std::array<std::size_t, plan_max_rank>& out) {
   std::array<std::size_t, plan_max_rank> order{}, inside{};
@@ -291,7 +290,7 @@ inline std::size_t strided_block_axes(const PlanNest& p,
 /// (whose order stays the destination's), so that consecutive rows read nearby source lines.
 /// Walking the destination order alone swept the whole source once per index of an axis whose
 /// source stride is small but destination stride large (u8 [2, 88, 48, 56, 95] read from
-/// 352-byte-strided rows: 77x memcpy in that order, 11x blocked).
+/// 352-byte-strided rows: several times slower than blocked).
 inline void run_strided(const PlanNest& p) {
   const PlanAxis inner = p.axes[0];
   const std::size_t es = p.elem_size;

@@ -27,18 +27,19 @@ namespace strided::detail::copy_impl {
 /// Macro-tile sides, in elements: 256 along I (along a source row), 512 along J (source rows) for
 /// the whole-line kernels. Macro-tiles walk the source a block of rows at a time (J outer, I
 /// inner): every kernel reads and writes whole lines, so what matters is that the DRAM pages and
-/// the prefetchers see long runs along each side; 1024 a side was 2x slower for u8. Staged tiles
-/// use 256 x 256. How these were measured: docs/performance.md, "The transpose kernel".
+/// the prefetchers see long runs along each side; much longer sides (1024) lose for u8: a
+/// macro-tile's rows no longer stay in L2. Staged tiles use 256 x 256. How these were chosen:
+/// bench/NOTEBOOK.md, the transpose kernel.
 inline constexpr std::size_t max_block = 256;
 inline constexpr std::size_t max_j_block = 512;
 
 /// Along I, a streamed transpose's macro-tiles run 4 KiB of each source row (a page; 4096 u8,
 /// 2048 bf16, 1024 f32, 512 f64 elements; u8 and bf16 only when a side is too short for a
-/// BlockStage, which the figures below predate). Streaming stores write whole aligned lines, so no
-/// destination line waits half written for the next macro-tile, and longer runs along the source
-/// rows pay: bf16 4096 x 4096 1.9x -> 1.4x memcpy, u8 8192 x 8192 1.8x -> 1.5x. Without streaming
-/// (misaligned rows) the lines a macro-tile leaves half written at its J edges wait 16 times
-/// longer and are evicted first: u8 8200 x 8200 went 2.8x -> 4.5x, so those stay at max_block.
+/// BlockStage). Streaming stores write whole aligned lines, so no destination line waits half
+/// written for the next macro-tile, and longer runs along the source rows pay: the DRAM pages and
+/// prefetchers see a page per row. Without streaming (misaligned rows) the lines a macro-tile
+/// leaves half written at its J edges wait 16 times longer and are evicted first, so those stay
+/// at max_block.
 inline constexpr std::size_t streamed_row_run = 4096;
 inline constexpr std::size_t max_i_block = streamed_row_run;  // the longest I side: u8
 
@@ -91,7 +92,7 @@ void group_offsets(const Group& g, std::size_t start, std::size_t len, std::ptrd
 /// Calls f(x) for tile starts covering [lo, hi) with tiles of w elements (hi >= w). A last tile
 /// that would cross hi is moved back to end there: it rewrites elements its neighbour wrote, with
 /// the same values (source and destination never overlap), where an element-by-element loop would
-/// cost up to a third of an odd-sized transpose (u8 255 x 149: 35 % of the elements).
+/// cost up to a third of an odd-sized transpose's elements (u8 255 x 149).
 template <class F>
 void cover(std::size_t lo, std::size_t hi, std::size_t w, F&& f) {
   std::size_t x = lo;
@@ -102,11 +103,10 @@ void cover(std::size_t lo, std::size_t hi, std::size_t w, F&& f) {
 /// A band with fewer source rows than the narrowest vector kernel `k` (W x W) and no room to
 /// move a tile back over them (j1 < W), at least W elements along them (i1 >= W): the kernel
 /// reads the first row again in place of the missing ones, into an L1 buffer whose first columns
-/// are written out (f32, 7 rows: 3.5x memcpy, scalar tiles 6.5x). Source rows too short for the
-/// kernel are left to the scalar tiles: gathering them into a padded buffer the same way measured
-/// slower (u8 rows of 15: 34x against 27x; the time goes to reading a line per row).
-/// Flattened: GCC at -O2 kept the per-tile lambda out of line, and the band ran 2x slower (f32,
-/// 7 rows: 5.6x memcpy against 2.8x at -O3).
+/// are written out, which beats scalar tiles. Source rows too short for the kernel are left to
+/// the scalar tiles: gathering them into a padded buffer the same way is slower, the time going to
+/// reading a line per row either way. Flattened: GCC at -O2 keeps the per-tile lambda out of line
+/// otherwise, a call per tile.
 [[gnu::flatten]] inline void transpose_few_rows(const std::byte* s, const std::ptrdiff_t* src_j,
                                                 std::byte* d, const std::ptrdiff_t* dst_i,
                                                 std::size_t i0, std::size_t i1, std::size_t j0,
@@ -171,8 +171,8 @@ struct TileWalk {
 };
 
 /// How far down a column a down_columns walk prefetches: the rows of the register tile this many
-/// source rows below (four 16-row tiles of f32, two 32-row tiles of bf16). 32 or 128 rows for f32,
-/// 128 or 256 for bf16 measured the same or slower.
+/// source rows below (four 16-row tiles of f32, two 32-row tiles of bf16): far enough for the
+/// lines to arrive, near enough that they are still in L2 when read.
 inline constexpr std::size_t column_prefetch_rows = 64;
 
 /// Whether streamed tiles walk down the columns of source rows (I outer, J inner) with each tile
@@ -180,13 +180,10 @@ inline constexpr std::size_t column_prefetch_rows = 64;
 /// more apart and there are enough of them for the prefetch to run ahead. Down a column each
 /// register tile reads one line from each of W rows a page or more apart, which the hardware
 /// prefetchers do not follow; across the rows (the other order, taken when I is the longer side)
-/// the destination rows are written a line per pass instead. One thread, x memcpy, Zen 5, both
-/// rules in one process (docs/performance.md, "The transpose kernel"): 4096^2 f32 1.36-1.43 ->
-/// 1.12-1.29, 8192 x 2048 f32 1.50-1.69 -> 1.02-1.10, 4096^2 bf16 1.53-1.93 -> 1.21-1.43, at
-/// avx512 and avx2. Rows more than 16 KiB apart gained from the prefetch where the macro-tiles
-/// walk down anyway (`down_anyway`: as many source rows as destination rows; 4096^2 f64
-/// 1.27-1.57 -> 1.19-1.32) but lost from the change of order (2048 x 8192 f32 at avx2
-/// 1.38-1.39 -> 1.53), so they keep it. Rows a few lines apart (NHWC -> NCHW) are read along.
+/// the destination rows are written a line per pass instead. Rows more than 16 KiB apart gain
+/// from the prefetch where the macro-tiles walk down anyway (`down_anyway`: as many source rows as
+/// destination rows) but lose from the change of order, so they keep it. Rows a few lines apart
+/// (NHWC -> NCHW) are read along. The measurements: bench/NOTEBOOK.md, the transpose kernel.
 inline bool walks_down_columns(const Group& j, bool down_anyway) noexcept {
   constexpr std::size_t min_pitch = 4096, max_reordered_pitch = 16384, min_rows = 256;
   const std::ptrdiff_t ss = j.ax[0]->ss;
@@ -198,9 +195,9 @@ inline bool walks_down_columns(const Group& j, bool down_anyway) noexcept {
 /// Whether full tiles use the buffered form of kernel `k` (TileKernel::buffered): when the first
 /// k.wj source rows put more lines in one L1 set than an L1 holds. L1 data caches take address
 /// bits 6-11 as the set (64 sets of 64-byte lines) on the x86 cores we target and hold 8 or more
-/// lines per set. A u8 8192 x 8192 transpose (rows 8 KiB apart: all 64 rows in one set) went from
-/// 2.8x to 1.9x memcpy buffered; 8200 x 8200 (8 rows per set) from 2.9x to 3.4x, so the rest
-/// stays unbuffered.
+/// lines per set. Rows 8 KiB apart (a u8 8192 x 8192 transpose: all 64 rows in one set) thrash
+/// the set, and buffering pays; with 8 rows per set (8200 x 8200) the set holds them and the
+/// buffer's extra copy is a loss, so the rest stays unbuffered.
 inline bool rows_share_l1_sets(const Group& j, simd::TileKernel k) noexcept {
   constexpr std::size_t sets = 64, ways = 8, max_rows = 64;
   if (k.buffered == nullptr || k.wj > max_rows || j.extent < k.wj) return false;
@@ -230,10 +227,9 @@ inline void transpose_macro_tile(const std::byte* s, const std::ptrdiff_t* src_j
     full(s + i * es, src_j + j, d + j * es, dst_i + i, es);
   };
   // The longer side innermost: W rows are read (or written) sequentially along it while the
-  // other side's rows advance a line per pass. Measured: 4096^2 f32 (bj 512 > bi 256) 1.4x
-  // memcpy this way against 2.7x the other; NCHW -> NHWC (bj = C = 64) 1.26x against 1.5x.
-  // Down the columns with a prefetch whatever the lengths when the schedule says so
-  // (walks_down_columns); a loop of its own, so that the others' code stays as measured.
+  // other side's rows advance a line per pass: the long sequential runs are what the
+  // prefetchers follow. Down the columns with a prefetch whatever the lengths when the schedule
+  // says so (walks_down_columns); a loop of its own, so that the others' code stays as measured.
   if (walk.down_columns) {
     const std::size_t below = std::max(column_prefetch_rows, k.wj);  // whole tiles
     for (std::size_t i = 0; i < iw; i += k.wi)
@@ -371,10 +367,10 @@ struct TransposeSchedule {
   std::size_t prefetch_distance = 0;  // outer indices ahead whose source tiles prefetch (0: none)
 };
 
-/// How many outer indices ahead small tiles prefetch. The rank-22 permute of 2s, one thread,
-/// x memcpy (avx512 / avx2, three processes each): 2.3-2.4 / 2.4-2.5 with the innermost outer
-/// stride as the distance (which points past its axis of 2 at every other index), 1.7-1.9 /
-/// 1.7-2.0 two indices on, 2.1 one on, 1.8-2.0 three or four on.
+/// How many outer indices ahead small tiles prefetch. Not the innermost outer stride, which
+/// points past its axis at every other index when that axis has extent 2 (the rank-22 permute of
+/// extent-2 axes); one index on is too close to hide the load, three or more fetch lines that are
+/// evicted before use.
 inline constexpr std::size_t outer_prefetch_distance = 2;
 
 /// Copies of at most this many bytes prefetch nothing ahead: their source is a few lines per
@@ -385,18 +381,14 @@ inline constexpr std::size_t prefetch_min_copy_bytes = std::size_t{64} << 10;
 /// Whether a transpose with kernel `k` goes through a BlockStage: when it is large enough to
 /// stream (out of the caches), its kernel's tiles span 32 or 64 source rows (the lanes kernels of
 /// 1- and 2-byte elements) and both sides fill a stage; for 2-byte elements only at avx512 and
-/// when the destination rows do not all start on a line. One thread, x memcpy, Zen 5, unstaged ->
-/// staged (docs/performance.md, "The transpose kernel"): u8 8192^2 3.3-3.4 -> 1.9-2.4 (avx512),
-/// 3.3-3.4 -> 2.1-2.4 (avx2); 8200^2 2.9-3.7 -> 1.9-2.1 / 3.4-4.2 -> 2.9-3.3; 6000^2 4.3-4.6 ->
-/// 2.1-2.4 / 4.0-5.0 -> 2.8-3.2; u16 at avx512 4100^2 2.75-3.0 -> 2.3, 6000^2 2.8-3.8 ->
-/// 2.3-2.4. Measured and left unstaged: u16 at avx2 (4100^2 2.8-3.7 -> 3.2-4.2), u16 rows on
-/// lines (4096^2 2.1-2.3 either way: they stream straight from the kernel), 4- and 8-byte
-/// elements (tiles of 16 or 8 rows: 1.1-1.8x slower staged), u8 that fits in L3 (1000^2,
-/// 3000^2 slower): staging pays where memory, not the caches, serves the tall tiles' rows.
+/// when the destination rows do not all start on a line. Left unstaged where staging measured no
+/// faster or slower (bench/NOTEBOOK.md, the transpose kernel): u16 at avx2, u16 rows on
+/// lines (they stream straight from the kernel), 4- and 8-byte elements (tiles of 16 or 8 rows),
+/// u8 that fits in L3: staging pays where memory, not the caches, serves the tall tiles' rows.
 /// Along the source rows (I) a transpose must fill the stage's side; of source rows (J) it needs
 /// a side too, or stage_min_rows (block_stage.hpp) when it writes a band of wider destination
 /// rows, as the parallel chunks do. Into packed rows of fewer bytes than a side the kernels write
-/// consecutive lines anyway: u8 256 x 80000 measured 2.2x memcpy unstaged, 2.6x staged.
+/// consecutive lines anyway, and staging only adds its copy.
 inline bool stages_blocks(const PlanNest& p, const TransposeAxes& t, simd::TileKernel k) noexcept {
   const std::size_t es = p.elem_size, side = stage_side_bytes / es;
   const bool lanes = k.wj >= 32 && k.wj * es == line;
@@ -411,9 +403,8 @@ inline bool stages_blocks(const PlanNest& p, const TransposeAxes& t, simd::TileK
 }
 
 /// Whether a staged macro-tile's kernel reads the stage's rows whole (TileKernel::buffered): at
-/// avx512, whose u8 form of it loads them into registers (one thread, x memcpy, Zen 5: 6000^2
-/// 1.57-1.92 -> 1.51-1.87, 8200^2 1.77-2.41 -> 1.73-2.07); at avx2 that form copies them into an
-/// L1 buffer first, which measured slower on the stage's rows (6000^2: 2.6x against 2.3x).
+/// avx512, whose u8 form of it loads them into registers; at avx2 that form copies them into an
+/// L1 buffer first, a second copy of rows the stage has just copied.
 inline bool stage_rows_whole(simd::TileKernel k) noexcept {
 #if STRIDED_X86
   return k.buffered != nullptr && active_isa() == Isa::avx512;
@@ -497,9 +488,7 @@ class TileOffsets {
 /// rows copied into A, A transposed into B, B's rows streamed out whole (staged transposes always
 /// stream; see stages_blocks). B's rows go out interleaved with the next macro-tile's rows coming
 /// into A, so that memory reads and writes at once, as a memcpy does (only the transpose in L2
-/// leaves it idle). 8192^2 u8 on two threads, x an all-thread memcpy, one phase after the other
-/// -> interleaved: 1.63-1.85 -> 1.34-1.71 (avx512), 1.82-2.17 -> 1.45-1.76 (avx2, with
-/// stream_copy's whole lines); docs/performance.md, "The transpose kernel".
+/// leaves it idle); bench/NOTEBOOK.md, the transpose kernel, has the measurements.
 inline void transpose_staged_band(const std::byte* s, const std::ptrdiff_t* src_j, std::byte* d,
                                   TileOffsets<false, max_i_block>& dst_i, std::size_t ni,
                                   std::size_t bj, std::size_t bi_max, std::size_t es,
@@ -525,8 +514,8 @@ inline void transpose_staged_band(const std::byte* s, const std::ptrdiff_t* src_
 
 /// The I x J transpose of one outer index (source s0, destination d0), a macro-tile at a time:
 /// J outer, I inner. Out of line: inlined into the outer loop, its register tiles' code depends on
-/// that loop's register allocation (a rank-22 permute of 2s: 15% more instructions inside the
-/// odometer's loop); a call per outer index costs less, even for 8 x 8 tiles.
+/// that loop's register allocation (more instructions inside the odometer's loop); a call per
+/// outer index costs less, even for 8 x 8 tiles.
 [[gnu::noinline]] inline void transpose_outer_index(const std::byte* s0, std::byte* d0,
                                                     const TransposeAxes& t,
                                                     const TransposeSchedule& sc, std::size_t es,

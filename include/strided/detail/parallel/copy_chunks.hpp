@@ -85,13 +85,12 @@ class CopyChunks {
  private:
   // The source's most contiguous axis is moved inside every chunk, so that no chunk reads a
   // shorter piece of the source rows than the whole copy would. A short one fixed per chunk made
-  // single-element copies (a rank-22 permute of 2s whose source rows are an outer destination
-  // axis: 50x slower). A long one is moved when the copy streams: its transpose's macro-tiles
+  // single-element copies (a rank-22 permute of extent-2 axes whose source rows are an outer
+  // destination axis). A long one is moved when the copy streams: its transpose's macro-tiles
   // run 4 KiB along the source rows (copy/transpose.hpp), and bands of destination rows cut
   // those runs to 1/8; cut along the source rows instead, each chunk writes a band of
-  // destination columns (at 2 threads 4096 x 4096 bf16 went from 1.33x to 0.78x a one-thread
-  // memcpy, f32 0.88x -> 0.66x). In cache it stays a split axis (1024 x 1024 bf16: 1.37x as
-  // rows, 1.88x as columns), and so it does when the other axes cannot make enough units
+  // destination columns. In cache it stays a split axis (there, bands of rows beat bands of
+  // columns), and so it does when the other axes cannot make enough units
   // without it (1000 x 3: split by columns, every chunk would write into every line).
   void keep_source_rows_inside(std::size_t chunks) noexcept {
     constexpr std::size_t long_axis = 64;

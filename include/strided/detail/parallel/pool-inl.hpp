@@ -71,9 +71,9 @@ class RegionGuard {
 };
 
 /// How long a worker looks for the next job, and the publisher for its helpers to finish, before
-/// sleeping on a condition variable. Waking a sleeping thread took 50-80 us on a 2-vCPU VM
-/// (measured: two 25 us chunks took 78 us on two threads, more than on one), as long as a
-/// 500 KiB copy; copies in a loop (a data loader, a benchmark) find a worker still looking.
+/// sleeping on a condition variable. Waking a sleeping thread costs about as long as copying a
+/// few hundred KiB, so two short chunks on two woken threads finish later than on one; copies in
+/// a loop (a data loader, a benchmark) find a worker still looking.
 inline constexpr std::chrono::microseconds pool_spin_time{250};
 
 /// Calls done() until it returns true or pool_spin_time has passed; returns its last answer.

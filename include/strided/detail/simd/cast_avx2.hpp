@@ -1,5 +1,6 @@
-// AVX2 + F16C cast kernels. Each `run` overload is bit-identical to detail::cast_value (design §5)
-// under the default floating-point environment; tests compare them exhaustively or on edge tables.
+// AVX2 + F16C cast kernels. Each `run` overload is bit-identical to detail::cast_value
+// (docs/casts.md#rules) under the default floating-point environment; tests compare them
+// exhaustively or on edge tables.
 #pragma once
 
 #include <algorithm>

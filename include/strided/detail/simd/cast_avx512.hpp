@@ -1,5 +1,5 @@
 // AVX-512 (F/BW/DQ/VL, and BF16 where present) cast kernels. Each `run` overload is bit-identical
-// to detail::cast_value (design §5) under the default floating-point environment.
+// to detail::cast_value (docs/casts.md#rules) under the default floating-point environment.
 #pragma once
 
 #include <algorithm>

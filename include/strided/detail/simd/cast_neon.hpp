@@ -1,6 +1,6 @@
 // NEON cast kernels (aarch64). Each `run` overload is bit-identical to detail::cast_value
-// (design §5) under the default floating-point environment, which on aarch64 means FPCR with
-// round-to-nearest, FZ = 0 (subnormals kept), DN = 0 (NaN payloads propagated) and AHP = 0
+// (docs/casts.md#rules) under the default floating-point environment, which on aarch64 means FPCR
+// with round-to-nearest, FZ = 0 (subnormals kept), DN = 0 (NaN payloads propagated) and AHP = 0
 // (IEEE half precision): then the hardware conversions quiet a NaN and keep its sign and leading
 // payload bits, as the reference does. Tests compare the kernels with cast_value.
 //

@@ -7,7 +7,7 @@
 // (vpshufb + vpermq / vpermt2* on AVX-512, pshufb + palignr on AVX2) that move whole vectors of
 // pixels per step. GCC's -O2 cost model ("very cheap") declines those permutes, so the SIMD
 // levels ask for the dynamic model explicitly; at -O3 that is the default. Three channels of 1 or
-// 2 bytes (RGB u8 images), where those networks cost twice memcpy, have hand-written kernels
+// 2 bytes (RGB u8 images), where those networks fall well behind memcpy, have hand-written kernels
 // (simd/interleave3_avx2.hpp).
 #pragma once
 

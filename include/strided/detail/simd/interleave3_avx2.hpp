@@ -6,8 +6,8 @@
 // position j the three pieces hold elements of three different channels. One channel's elements
 // are therefore a blend of X, Y and Z (two vpblendvb), put in pixel order by one vpshufb; the
 // reverse direction shuffles each plane first and blends the pieces out of the three. For these
-// two element sizes GCC's vectorised stride-3 loop costs 1.7-2.2x memcpy in L2; this runs at
-// memcpy speed there (docs/performance.md, "Channel (de)interleave kernels").
+// two element sizes GCC's vectorised stride-3 loop falls well behind memcpy in L2, and this
+// keeps up with it (bench/NOTEBOOK.md, channel-last to channel-first).
 #pragma once
 
 #include <array>

@@ -28,9 +28,10 @@
 
 // Put before a loop of fixed count over an array of registers: it must be unrolled whole, or the
 // array lives on the stack. GCC unrolls such loops at -O3 but not at -O2 (there a complete unroll
-// may not grow the code), which made the transposes three times slower at -O2. Not under
-// AddressSanitizer: clang 14 then instruments the unrolled arrays and took 20x longer (a TU with
-// one contiguous() call: 25 s -> 490 s, 1.5 GB) and warns of loops it could not unroll.
+// may not grow the code), and the transposes' register arrays would spill to the stack at -O2.
+// Not under AddressSanitizer: clang then instruments every unrolled array, which makes one
+// sanitized translation unit take many times longer and gigabytes to compile, and warns of loops
+// it could not unroll.
 #if defined(__GNUC__) && !defined(STRIDED_DETAIL_ASAN)
 #define STRIDED_UNROLLED _Pragma("GCC unroll 64")
 #else

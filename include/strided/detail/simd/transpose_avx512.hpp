@@ -203,11 +203,11 @@ STRIDED_AVX512_TARGET [[gnu::always_inline]] inline __m128i piece_of_row(
 ///   registers t makes destination rows t, N + t, 2N + t and 3N + t whole.
 ///
 /// Whole rows take 32 (u16) or 64 (u8) registers of results where the gather takes 16: the u8
-/// form keeps half of them on the stack. Measured on Zen 5 (docs/performance.md, "The transpose
-/// kernel"): u16 whole rows everywhere (4096^2 bf16 1.5-2.2x -> 1.25-1.8x memcpy, one thread);
-/// u8 whole rows where the gather's four passes read the rows from L2 or memory (the block
-/// stage's buffers, rows sharing an L1 set: 2048^2 in cache 2.0-3.3 -> 1.7-2.6), the gather where
-/// they stay in L1 (rows 256 bytes apart: 2.2-2.4 against 2.6-2.8 with whole rows).
+/// form keeps half of them on the stack. Which one runs (bench/NOTEBOOK.md, the transpose kernel):
+/// u16 whole rows everywhere, one pass over the rows instead of four; u8 whole rows where the
+/// gather's four passes would read the rows from L2 or memory (the block stage's buffers, rows
+/// sharing an L1 set), the gather where they stay in L1 (rows 256 bytes apart), where its passes
+/// cost less than the whole-row form's spills.
 template <std::size_t ES, bool Stream>
 STRIDED_AVX512_TARGET void transpose_tile_avx512_lanes(const std::byte* src,
                                                        const std::ptrdiff_t* src_rows,
