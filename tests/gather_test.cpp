@@ -3,12 +3,12 @@
 // level against a naive reference, and every error with its message.
 #include "strided/gather.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <memory>
-#include <algorithm>
 #include <random>
 #include <span>
 #include <string>
@@ -84,7 +84,8 @@ void replay_gather(strided_test::Words& in, const std::string& line) {
     const auto kind = rank == 0 || axis >= rank ? ShapeErrorKind::axis_out_of_range
                                                 : ShapeErrorKind::index_out_of_range;
     check_error(fresh, kind, message);
-    check_error(into, kind, "index_select_into" + message.substr(std::string("index_select").size()));
+    check_error(into, kind,
+                "index_select_into" + message.substr(std::string("index_select").size()));
     for (const T& v : out) CHECK(same_bits(v, value_at<T>(7)));
     return;
   }
@@ -110,15 +111,24 @@ TEST_CASE("index_select matches NumPy's take and PyTorch's index_select on gener
     strided_test::Words in(line);
     const std::string dtype = in.word();
     errors += line.find(" err ") != std::string::npos;
-    if (dtype == "bool") replay_gather<bool>(in, line);
-    else if (dtype == "u8") replay_gather<std::uint8_t>(in, line);
-    else if (dtype == "i16") replay_gather<std::int16_t>(in, line);
-    else if (dtype == "f16") replay_gather<strided::f16>(in, line);
-    else if (dtype == "bf16") replay_gather<strided::bf16>(in, line);
-    else if (dtype == "f32") replay_gather<float>(in, line);
-    else if (dtype == "i64") replay_gather<std::int64_t>(in, line);
-    else if (dtype == "f64") replay_gather<double>(in, line);
-    else FAIL("unknown dtype " << dtype);
+    if (dtype == "bool")
+      replay_gather<bool>(in, line);
+    else if (dtype == "u8")
+      replay_gather<std::uint8_t>(in, line);
+    else if (dtype == "i16")
+      replay_gather<std::int16_t>(in, line);
+    else if (dtype == "f16")
+      replay_gather<strided::f16>(in, line);
+    else if (dtype == "bf16")
+      replay_gather<strided::bf16>(in, line);
+    else if (dtype == "f32")
+      replay_gather<float>(in, line);
+    else if (dtype == "i64")
+      replay_gather<std::int64_t>(in, line);
+    else if (dtype == "f64")
+      replay_gather<double>(in, line);
+    else
+      FAIL("unknown dtype " << dtype);
   }
   CHECK(errors > 50);
   CHECK(errors < lines.size() / 2);

@@ -24,9 +24,9 @@ namespace strided {
 
 /// The element types ranges are made of: integers (not bool), float, double, f16 and bf16.
 template <class T>
-concept RangeElement = (std::is_integral_v<T> && !std::is_same_v<T, bool>) ||
-                       std::is_floating_point_v<T> || std::is_same_v<T, f16> ||
-                       std::is_same_v<T, bf16>;
+concept RangeElement =
+    (std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_floating_point_v<T> ||
+    std::is_same_v<T, f16> || std::is_same_v<T, bf16>;
 
 /// The type arange's bounds and step are given in for elements T: std::int64_t for integers
 /// (exact), double for floating-point elements (as Python numbers reach NumPy).
@@ -57,7 +57,7 @@ Result<Tensor<T>> make_range(const char* op, std::size_t n, Fill&& fill) {
 
 template <class T>
 Result<Tensor<T>> arange_integer(std::int64_t start, std::int64_t stop, std::int64_t step) {
-  using Wide = __int128;
+  __extension__ typedef __int128 Wide;  // exact for every int64 difference and product
   const Wide diff = Wide{stop} - start;
   Wide n = 0;  // NumPy's ceil((stop - start) / step), in exact arithmetic
   if (step > 0 && diff > 0) n = (diff + step - 1) / step;
@@ -65,9 +65,9 @@ Result<Tensor<T>> arange_integer(std::int64_t start, std::int64_t stop, std::int
   if (n > static_cast<Wide>(PTRDIFF_MAX))
     return ShapeError::size_overflow("arange", Shape{std::numeric_limits<std::size_t>::max()});
   const Wide last = Wide{start} + (n - 1) * step;
-  if (n > 0 && (Wide{start} < std::numeric_limits<T>::min() ||
-                Wide{start} > std::numeric_limits<T>::max() ||
-                last < std::numeric_limits<T>::min() || last > std::numeric_limits<T>::max()))
+  if (n > 0 &&
+      (Wide{start} < std::numeric_limits<T>::min() || Wide{start} > std::numeric_limits<T>::max() ||
+       last < std::numeric_limits<T>::min() || last > std::numeric_limits<T>::max()))
     return ShapeError::invalid_argument("arange", "the range's values do not fit the element type");
   return make_range<T>("arange", static_cast<std::size_t>(n), [&](T* out) {
     for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i)
@@ -154,11 +154,11 @@ Result<Tensor<T>> linspace(double start, double stop, std::size_t n, bool endpoi
   return detail::guard_allocations("linspace", [&]() -> Result<Tensor<T>> {
     if constexpr (std::is_integral_v<T>) {
       for (std::size_t i : {std::size_t{0}, n > 0 ? n - 1 : 0}) {
-        const double v = n == 0 ? 0 : std::floor(detail::linspace_value(i, n, start, stop, endpoint));
+        const double v =
+            n == 0 ? 0 : std::floor(detail::linspace_value(i, n, start, stop, endpoint));
         if (!(v >= static_cast<double>(std::numeric_limits<T>::min()) &&
               v < static_cast<double>(std::numeric_limits<T>::max()) + 1.0))
-          return ShapeError::invalid_argument("linspace",
-                                              "the values do not fit the element type");
+          return ShapeError::invalid_argument("linspace", "the values do not fit the element type");
       }
     }
     return detail::make_range<T>("linspace", n, [&](T* out) {

@@ -60,14 +60,15 @@ inline Result<BitcastView> bitcast_layout(const Layout& layout, std::size_t stor
           op, last, shape, "the last axis's size must be a multiple of the size ratio");
     for (std::size_t k = 0; k < last; ++k) {
       if (strides[k] % r != 0)
-        return ShapeError::invalid_axis_argument(
-            op, k, shape, "its stride must be a multiple of the size ratio");
+        return ShapeError::invalid_axis_argument(op, k, shape,
+                                                 "its stride must be a multiple of the size ratio");
       strides[k] /= r;
     }
     if (offset % ratio != 0)
       return ShapeError::invalid_argument(
-          op, "the offset must be a multiple of the size ratio, so that the view starts on a "
-              "whole new element");
+          op,
+          "the offset must be a multiple of the size ratio, so that the view starts on a "
+          "whole new element");
     shape[last] /= ratio;
     offset /= ratio;
     storage_len /= ratio;
