@@ -125,6 +125,13 @@ Result<void> index_select_into(const Tensor<T>& t, std::size_t axis,
     return {};
   });
 }
+/// The indices as a braced list: index_select_into(t, 0, {3, 1}, out).
+template <Element T>
+Result<void> index_select_into(const Tensor<T>& t, std::size_t axis,
+                               std::initializer_list<std::int64_t> indices, std::span<T> out) {
+  return index_select_into(t, axis, std::span<const std::int64_t>(indices.begin(), indices.size()),
+                           out);
+}
 /// The indices as a rank-1 tensor of any layout (copied first when it is not contiguous).
 template <Element T>
 Result<void> index_select_into(const Tensor<T>& t, std::size_t axis,
