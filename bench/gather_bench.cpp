@@ -90,9 +90,13 @@ void measure(benchmark::State& state, std::size_t threads, std::size_t bytes, Wo
 /// A dataset of rows of `row` bytes (as f32), a batch of `out` bytes of random rows.
 void bench_gather(benchmark::State& state, std::size_t row, std::size_t out, std::size_t threads) {
   const std::size_t cols = row / sizeof(float), n = dataset_bytes / row, k = out / row;
-  std::vector<float> values(n * cols);
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 4093);
-  const auto dataset = strided::Tensor<float>::from_vector(std::move(values), {n, cols}).value();
+  // The library's own buffer (64-byte aligned, huge pages advised), as a loaded dataset has.
+  auto values = strided::detail::allocate_buffer<float>(n * cols);
+  for (std::size_t i = 0; i < n * cols; ++i) values.get()[i] = static_cast<float>(i % 4093);
+  const auto dataset =
+      strided::Tensor<float>::from_shared(std::move(values), n * cols,
+                                          strided::Layout::contiguous({n, cols}).value())
+          .value();
   std::mt19937_64 rng(46);
   std::vector<std::int64_t> indices(k);
   for (auto& i : indices) i = static_cast<std::int64_t>(rng() % n);

@@ -185,7 +185,15 @@ TEST_CASE("index_select: large gathers, every thread count, ISA level and path")
   STRIDED_TEST_RANDOM_SEED(seed);
   std::mt19937_64 rng(seed);
   // Rows of 64 bytes and of 1 KiB, taken in random order with repeats: the row path.
-  const auto rows64 = storage_values<std::uint8_t>(4096 * 64).reshape({4096, 64}).value();
+  // cast<T>() to T copies into a fresh 64-byte aligned buffer: whole lines are streamed from it;
+  // from one byte further on, rows are streamed with a head and a tail.
+  const auto rows64 = storage_values<std::uint8_t>(4096 * 64 + 1)
+                          .as_strided({4096, 64}, {64, 1}, 0)
+                          .value()
+                          .cast<std::uint8_t>()
+                          .value();
+  const auto rows64_unaligned =
+      storage_values<std::uint8_t>(4096 * 64 + 1).as_strided({4096, 64}, {64, 1}, 1).value();
   const auto rows1k = storage_values<float>(512 * 256).reshape({512, 256}).value();
   const int levels = strided_test::testable_levels("gather's streamed rows");
   for (int level = 0; level < levels; ++level) {
@@ -194,6 +202,7 @@ TEST_CASE("index_select: large gathers, every thread count, ISA level and path")
     for (std::size_t threshold : {std::size_t{0}, std::size_t{1} << 40}) {
       strided::detail::copy_impl::ScopedStreamThreshold stream(threshold);  // 0: always stream
       check_large(rows64, 0, random_indices(rng, 6000, 4096));
+      check_large(rows64_unaligned, 0, random_indices(rng, 6000, 4096));
       check_large(rows1k, 0, random_indices(rng, 700, 512));
     }
   }

@@ -21,14 +21,18 @@ namespace strided::detail {
 
 namespace gather_impl {
 
-// How many rows ahead of the one being copied are prefetched: enough in flight to cover a DRAM
-// access per row when rows are a cache line or two.
-inline constexpr std::size_t prefetch_rows = 8;
+// Rows ahead of the one being copied are prefetched, about this many bytes of them: random rows
+// defeat the hardware prefetchers, and each row's DRAM latency must overlap the copies of others.
+inline constexpr std::size_t prefetch_bytes = 2048;
+inline constexpr std::size_t max_rows_ahead = 32;
 
 // Smaller rows are copied with plain stores: a streamed row shorter than a line would be mostly
 // head and tail.
 inline constexpr std::size_t min_streamed_row = 64;
 
+/// How a row is written: memcpy; streamed whole 64-byte lines (rows of whole lines, aligned on
+/// both sides); streamed with a plain head and tail (copy_impl::stream_copy).
+enum class RowStore { plain, stream_lines, stream };
 inline std::size_t product(std::span<const std::size_t> extents) noexcept {
   std::size_t n = 1;
   for (std::size_t e : extents) n *= e;
@@ -57,30 +61,63 @@ inline std::ptrdiff_t outer_offset(const GatherArgs& a, std::size_t o) noexcept 
   return off;
 }
 
+// The first lines of the row at `p` (at most 8: stream_copy prefetches longer rows as it goes).
+inline void prefetch_row(const std::byte* p, std::size_t row) noexcept {
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  const std::size_t lines = std::min<std::size_t>((row + 63) / 64, 8);
+  for (std::size_t l = 0; l < lines; ++l)
+    __builtin_prefetch(reinterpret_cast<const void*>(at + 64 * l));
+}
+
+inline void store_row(RowStore how, std::byte* d, const std::byte* s, std::size_t row,
+                      const std::byte* next) noexcept {
+  switch (how) {
+    case RowStore::plain:
+      std::memcpy(d, s, row);
+      return;
+    case RowStore::stream_lines:
+      for (std::size_t l = 0; l < row; l += 64) copy_impl::stream_line(d + l, s + l);
+      return;
+    case RowStore::stream:
+      copy_impl::stream_copy(d, s, row, next - s);
+      return;
+  }
+}
+
 // Rows u0 .. u1 - 1 of the output (row u = outer index u / k, index j = u % k), `row` bytes each.
 inline void copy_rows(const GatherArgs& a, std::size_t row, std::size_t u0, std::size_t u1,
-                      bool stream) {
+                      RowStore how) {
   const std::size_t k = a.indices.size();
   const std::int64_t* idx = a.indices.data();
   const std::ptrdiff_t step = byte_stride(a.src_strides[a.axis], a.elem_size);
+  const std::size_t ahead = std::clamp<std::size_t>(prefetch_bytes / row, 1, max_rows_ahead);
   std::size_t o = u0 / k, j = u0 % k;
   const std::byte* base = a.src + byte_stride(outer_offset(a, o), a.elem_size);
+  for (std::size_t q = j; q < std::min(k, j + ahead); ++q) prefetch_row(base + idx[q] * step, row);
   std::byte* d = a.dst + u0 * row;
   for (std::size_t u = u0; u < u1; ++u, d += row) {
     const std::byte* s = base + idx[j] * step;
-    if (j + prefetch_rows < k) __builtin_prefetch(base + idx[j + prefetch_rows] * step);
+    if (j + ahead < k) prefetch_row(base + idx[j + ahead] * step, row);
     if (++j == k) {
       j = 0;
       base = a.src + byte_stride(outer_offset(a, ++o), a.elem_size);
     }
-    if (!stream) {
-      std::memcpy(d, s, row);
-      continue;
-    }
-    const std::byte* next = base + idx[j] * step;
-    copy_impl::stream_copy(d, s, row, next - s);
+    store_row(how, d, s, row, base + idx[j] * step);
   }
-  if (stream) copy_impl::stream_fence();
+  if (how != RowStore::plain) copy_impl::stream_fence();
+}
+
+// How rows go out: streamed when the whole output is large (as the copy engine decides), by
+// whole lines when every source row and the destination's first row start on one.
+inline RowStore row_store(const GatherArgs& a, std::size_t row, std::size_t bytes) noexcept {
+  if (row < min_streamed_row || !copy_impl::streams_copy_of(bytes)) return RowStore::plain;
+  const auto aligned = [](std::uintptr_t x) { return x % 64 == 0; };
+  const auto step = static_cast<std::uintptr_t>(byte_stride(a.src_strides[a.axis], a.elem_size));
+  bool lines = row % 64 == 0 && aligned(reinterpret_cast<std::uintptr_t>(a.dst)) && aligned(step);
+  for (std::size_t d = 0; lines && d < a.axis; ++d)
+    lines = aligned(static_cast<std::uintptr_t>(byte_stride(a.src_strides[d], a.elem_size)));
+  lines = lines && aligned(reinterpret_cast<std::uintptr_t>(a.src));
+  return lines ? RowStore::stream_lines : RowStore::stream;
 }
 
 // The slice at indices[j0 .. j1 - 1] through the copy engine: shape and strides without `axis`.
@@ -116,8 +153,15 @@ inline void copy_slices(const GatherArgs& a, std::size_t j0, std::size_t j1,
 
 }  // namespace gather_impl
 
-inline void gather_strided(const GatherArgs& a) {
+inline void gather_strided(const GatherArgs& args) {
   using namespace gather_impl;
+  // An axis of extent 1 is only ever at index 0, and its stride may be anything a layout allows
+  // (up to PTRDIFF_MAX elements), which in bytes would overflow: it becomes 0.
+  std::array<std::ptrdiff_t, 64> strides{};
+  for (std::size_t d = 0; d < args.shape.size(); ++d)
+    strides[d] = args.shape[d] == 1 ? 0 : args.src_strides[d];
+  GatherArgs a = args;
+  a.src_strides = std::span(strides.data(), args.shape.size());
   const std::size_t k = a.indices.size();
   const std::size_t outer = product(a.shape.first(a.axis));
   const std::size_t inner = product(a.shape.subspan(a.axis + 1));
@@ -127,9 +171,9 @@ inline void gather_strided(const GatherArgs& a) {
   const std::size_t units = outer * k;
   if (inner_is_contiguous(a) && (chunks < 2 || units >= chunks)) {
     const std::size_t row = inner * a.elem_size;
-    const bool stream = row >= min_streamed_row && copy_impl::streams_copy_of(bytes);
+    const RowStore how = row_store(a, row, bytes);
     return parallel_for(chunks, [&](std::size_t c) {
-      copy_rows(a, row, split_point(units, chunks, c), split_point(units, chunks, c + 1), stream);
+      copy_rows(a, row, split_point(units, chunks, c), split_point(units, chunks, c + 1), how);
     });
   }
   // Few large slices (each split by the copy engine itself), or slices that are views.
