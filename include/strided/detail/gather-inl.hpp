@@ -30,6 +30,10 @@ inline constexpr std::size_t max_rows_ahead = 32;
 // head and tail.
 inline constexpr std::size_t min_streamed_row = 64;
 
+// Rows up to this size, when aligned, are streamed line by line (stream_line) with no head or
+// tail to check; the rows ahead are prefetched whole (prefetch_row).
+inline constexpr std::size_t max_line_row = 512;
+
 /// How a row is written: memcpy; streamed whole 64-byte lines (rows of whole lines, aligned on
 /// both sides); streamed with a plain head and tail (copy_impl::stream_copy).
 enum class RowStore { plain, stream_lines, stream };
@@ -113,7 +117,9 @@ inline RowStore row_store(const GatherArgs& a, std::size_t row, std::size_t byte
   if (row < min_streamed_row || !copy_impl::streams_copy_of(bytes)) return RowStore::plain;
   const auto aligned = [](std::uintptr_t x) { return x % 64 == 0; };
   const auto step = static_cast<std::uintptr_t>(byte_stride(a.src_strides[a.axis], a.elem_size));
-  bool lines = row % 64 == 0 && aligned(reinterpret_cast<std::uintptr_t>(a.dst)) && aligned(step);
+  // Longer rows go through stream_copy, which prefetches the next row as it copies this one.
+  bool lines = row <= max_line_row && row % 64 == 0 &&
+               aligned(reinterpret_cast<std::uintptr_t>(a.dst)) && aligned(step);
   for (std::size_t d = 0; lines && d < a.axis; ++d)
     lines = aligned(static_cast<std::uintptr_t>(byte_stride(a.src_strides[d], a.elem_size)));
   lines = lines && aligned(reinterpret_cast<std::uintptr_t>(a.src));
