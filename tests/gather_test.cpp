@@ -160,7 +160,7 @@ std::vector<T> naive_gather(const Tensor<T>& t, std::size_t axis,
 template <class T>
 void check_large(const Tensor<T>& t, std::size_t axis, const std::vector<std::int64_t>& indices) {
   const std::vector<T> expected = naive_gather(t, axis, indices);
-  for (std::size_t threads : {1, 2, 3}) {
+  for (const std::size_t threads : {std::size_t{1}, std::size_t{2}, std::size_t{3}}) {
     strided_test::ScopedThreadCount scoped(threads);
     CAPTURE(threads);
     const auto fresh = strided::index_select(t, axis, indices).value();
