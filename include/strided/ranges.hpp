@@ -81,8 +81,9 @@ Result<Tensor<T>> arange_integer(std::int64_t start, std::int64_t stop, std::int
 template <class T>
 void fill_float_range(T* out, std::size_t n, double start, double step) {
   using F = std::conditional_t<std::is_same_v<T, double>, double, float>;
+  if (n == 0) return;
   out[0] = static_cast<T>(start);
-  if (n < 2) return;
+  if (n == 1) return;
   out[1] = static_cast<T>(start + step);
   const F first = static_cast<F>(out[0]);
   const F delta = static_cast<F>(static_cast<F>(out[1]) - first);
