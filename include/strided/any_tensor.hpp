@@ -263,6 +263,22 @@ class AnyTensor {
         },
         v_);
   }
+  /// The same bytes as elements of `to`, zero-copy, by the rules of Tensor<T>::bitcast<U>();
+  /// to bool only from bool (invalid_argument otherwise).
+  template <class = void>
+  Result<AnyTensor> bitcast(DType to) const {
+    return std::visit(
+        [&]<class T>(const Tensor<T>& t) {
+          return visit_dtype(to, [&]<class U>(std::type_identity<U>) -> Result<AnyTensor> {
+            if constexpr (std::is_same_v<U, bool> && !std::is_same_v<T, bool>)
+              return ShapeError::invalid_argument(
+                  "bitcast", "a bitcast to bool is only from bool: use cast(DType::bool_)");
+            else
+              return detail::lift_any(t.template bitcast<U>());
+          });
+        },
+        v_);
+  }
   ///@}
 
  private:

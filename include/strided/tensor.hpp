@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "strided/detail/allocation_guard.hpp"
+#include "strided/detail/bitcast.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/cast.hpp"
 #include "strided/detail/copy/copy.hpp"
@@ -438,6 +439,28 @@ class Tensor {
         detail::cast_elements<T, U>(src, out.get(), n);
       }
       return Tensor<U>(std::move(out), n, std::move(*layout));
+    });
+  }
+
+  /// The same bytes as elements of type U, zero-copy (NumPy `t.view(dtype)`, PyTorch
+  /// `t.view(dtype)`, C++ `std::bit_cast` per element); the result shares this buffer. Equal
+  /// element sizes keep any layout. Different sizes need rank >= 1 and a last axis of stride 1,
+  /// whose size scales by the size ratio (other strides and the offset too): growing needs the
+  /// last size, the other strides and the offset divisible by the ratio. invalid_argument says
+  /// which rule failed; size_overflow when the scaled layout overflows. A bitcast to bool is
+  /// not provided from other types (a byte other than 0 or 1 is not a valid bool): use
+  /// cast<bool>().
+  template <Element U>
+  Result<Tensor<U>> bitcast() const {
+    static_assert(!std::is_same_v<U, bool> || std::is_same_v<T, bool>,
+                  "bitcast<bool>() is not provided: a byte other than 0 or 1 is not a valid bool; "
+                  "use cast<bool>()");
+    return detail::guard_allocations("bitcast", [&]() -> Result<Tensor<U>> {
+      auto view = detail::bitcast_layout(layout_, len_, sizeof(T), sizeof(U),
+                                         reinterpret_cast<std::uintptr_t>(data_.get()), alignof(U));
+      if (!view) return std::move(view).error();
+      std::shared_ptr<const U> data(data_, reinterpret_cast<const U*>(data_.get()));  // aliasing
+      return Tensor<U>(std::move(data), view->storage_len, std::move(view->layout));
     });
   }
 
