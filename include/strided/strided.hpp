@@ -20,6 +20,7 @@
 #include "strided/layout.hpp"
 #include "strided/layout_views.hpp"
 #include "strided/map.hpp"
+#include "strided/reduce.hpp"
 #include "strided/parallel.hpp"
 #include "strided/result.hpp"
 #include "strided/runs.hpp"
