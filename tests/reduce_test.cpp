@@ -333,7 +333,7 @@ TEST_CASE("reductions are bit-identical for any thread count", "[reduce][threads
       const strided_test::ScopedThreadCount one(1);
       first = all_results(v);
     }
-    for (std::size_t threads : {2, 3, 8}) {
+    for (const std::size_t threads : {std::size_t{2}, std::size_t{3}, std::size_t{8}}) {
       const strided_test::ScopedThreadCount many(threads);
       CHECK(all_results(v) == first);
     }

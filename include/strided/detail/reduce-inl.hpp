@@ -14,6 +14,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <span>
 
 #include "strided/detail/odometer.hpp"
@@ -104,25 +106,62 @@ inline constexpr std::size_t leaf_rows = 16;
 /// Bytes of partial results a tile keeps (on the stack): its width follows from the levels.
 inline constexpr std::size_t tile_bytes = 32 * 1024;
 
+/// Asks for the `w` elements at `p` + `ahead` elements to be fetched into cache. The tile's
+/// rows are short runs far apart in memory, which the hardware prefetchers do not follow across
+/// pages; a touch of the next row while this one is summed keeps the loads at memory speed. The
+/// address is formed as an integer: it may lie past the tensor (a prefetch never faults).
+template <class T>
+void prefetch_row(const T* p, std::ptrdiff_t ahead, std::size_t w) noexcept {
+  const auto at =
+      reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(ahead) * sizeof(T);
+  for (std::size_t b = 0; b < w * sizeof(T); b += 64)
+    __builtin_prefetch(reinterpret_cast<const void*>(at + b));
+}
+
+/// One full leaf of the across-outputs form: cur[c] = row[0][c] + row[1][c] + ... in sequence
+/// (the trip count is a constant, so the compiler unrolls the rows and vectorises over c; cur,
+/// the tile's scratch, never overlaps the input, which __restrict tells it).
+template <class Op, class T>
+void leaf_across(const Op& op, const std::array<const T*, leaf_rows>& row, std::size_t pos,
+                 std::size_t w, typename Op::Acc* __restrict cur) {
+  for (std::size_t c = 0; c != w; ++c) {
+    typename Op::Acc a = op.first(row[0][c], pos);
+    for (std::size_t r = 1; r != leaf_rows; ++r) op.step(a, row[r][c], pos + r);
+    cur[c] = a;
+  }
+}
+
 /// Outputs [c0, c0 + w) of the outputs' innermost loop (contiguous in the input) at input offset
 /// `at`, reduced over all of plan.reduced at once into out[0, w).
 template <class Op, class T, class R>
-void reduce_tile(const Op& op, const T* at, const ReducePlan& plan, std::size_t w, R* out) {
+void reduce_tile(const Op& op, const T* at, const ReducePlan& plan, std::size_t w, R* out,
+                 typename Op::Acc* scratch) {
   using Acc = typename Op::Acc;
   constexpr std::size_t cap = tile_bytes / sizeof(Acc);
-  std::array<Acc, cap> buf;  // levels then the current leaf, each w wide
-  Acc* cur = buf.data();
+  std::array<Acc, cap> stack_buf;  // without scratch: levels then the current leaf, w wide each
+  Acc* const buf = scratch != nullptr ? scratch : stack_buf.data();
+  Acc* cur = buf;
   std::uint64_t leaves = 0;
   Odometer<1> rows(plan.reduced, 0);
   std::size_t pos = 0;
+  // The same row of the next leaf: far enough ahead to arrive before it is needed.
+  const std::ptrdiff_t ahead = plan.reduced.stride[0][0] * static_cast<std::ptrdiff_t>(leaf_rows);
   for (bool more = true; more;) {
-    const T* p = at + rows.offset(0);
-    for (std::size_t c = 0; c != w; ++c) cur[c] = op.first(p[c], pos);
-    for (std::size_t r = 1; r != leaf_rows && (more = rows.next()); ++r) {
-      p = at + rows.offset(0), ++pos;
-      for (std::size_t c = 0; c != w; ++c) op.step(cur[c], p[c], pos);
-    }
-    if (more) more = rows.next(), ++pos;
+    std::array<const T*, leaf_rows> row;  // the leaf's rows, gathered first so that one pass
+    std::size_t n = 0;                    // over the tile reads them all (one load of cur[c])
+    do {
+      row[n++] = at + rows.offset(0);
+      prefetch_row(row[n - 1], ahead, w);
+    } while ((more = rows.next()) && n != leaf_rows);
+    if (n == leaf_rows)
+      leaf_across(op, row, pos, w, cur);
+    else
+      for (std::size_t c = 0; c != w; ++c) {
+        Acc a = op.first(row[0][c], pos);
+        for (std::size_t r = 1; r != n; ++r) op.step(a, row[r][c], pos + r);
+        cur[c] = a;
+      }
+    pos += n;
     std::size_t k = 0;  // the counter's push, one lane per output
     for (; (leaves >> k & 1) != 0; ++k)
       for (std::size_t c = 0; c != w; ++c) cur[c] = op.combine(cur[(k + 1) * w + c], cur[c]);
@@ -139,34 +178,53 @@ void reduce_tile(const Op& op, const T* at, const ReducePlan& plan, std::size_t 
   }
 }
 
-/// How many outputs a tile holds for `count` reduced elements: as many as fit with the
-/// counter's levels, a multiple of the lanes, at least one.
-template <class Acc>
-std::size_t tile_width(std::size_t count) {
+/// The counter's levels for `count` reduced elements, plus one for the current leaf.
+inline std::size_t tile_slots(std::size_t count) noexcept {
   const std::size_t leaves = (count + leaf_rows - 1) / leaf_rows;
   std::size_t levels = 1;
   while (levels < 64 && (leaves >> levels) != 0) ++levels;
-  const std::size_t w = tile_bytes / sizeof(Acc) / (levels + 1);
+  return levels + 1;
+}
+
+/// How many outputs a tile on the stack holds: as many as fit with the counter's levels, a
+/// multiple of the lanes, at least one.
+template <class Acc>
+std::size_t tile_width(std::size_t count) noexcept {
+  const std::size_t w = tile_bytes / sizeof(Acc) / tile_slots(count);
   return w >= lanes ? w / lanes * lanes : std::max<std::size_t>(w, 1);
 }
 
-/// Every output of the across-outputs form: tiles over the innermost kept loop, spread over
-/// the threads.
+/// Every output of the across-outputs form: tiles over the innermost kept loop, spread over the
+/// threads. Narrow tiles read each row as short runs far apart, which runs well below memory
+/// speed; so when `may_allocate`, each thread gets a heap scratch wide enough for its share of
+/// a whole row (the rows are then read in memory order), and the stack tiles are the fallback
+/// (the *_into forms, or no memory). The tree of every output is the same either way.
 template <class Op, class T, class R>
 void reduce_across(const Op& op, const T* data, const ReducePlan& plan, std::span<R> out,
-                   std::size_t bytes) {
+                   std::size_t bytes, bool may_allocate) {
+  using Acc = typename Op::Acc;
   const std::size_t inner = plan.kept.extent[0];
-  const std::size_t w = std::min(inner, tile_width<typename Op::Acc>(plan.count));
+  const std::size_t threads = chunk_count(bytes);
+  const std::size_t slots = tile_slots(plan.count);
+  std::size_t w = std::min(inner, tile_width<Acc>(plan.count));
+  std::unique_ptr<Acc[]> scratch;
+  if (may_allocate && w < inner) {
+    const std::size_t share = (inner + threads - 1) / threads;
+    const std::size_t wide = std::min(inner, (share + lanes - 1) / lanes * lanes);
+    scratch.reset(new (std::nothrow) Acc[threads * slots * wide]);
+    if (scratch != nullptr) w = wide;
+  }
   const std::size_t tiles = (inner + w - 1) / w;
   const std::size_t items = plan.outputs / inner * tiles;
-  const std::size_t parts = std::min(chunk_count(bytes), items);
+  const std::size_t parts = std::min(threads, items);
   parallel_for(parts, [&](std::size_t p) {
     NestCursor outer(plan.kept, 1);
+    Acc* const buf = scratch != nullptr ? scratch.get() + p * slots * w : nullptr;
     for (std::size_t i = split_point(items, parts, p); i != split_point(items, parts, p + 1); ++i) {
       outer.seek(i / tiles);
       const std::size_t c0 = i % tiles * w;
       const T* at = data + plan.base + outer.offset() + static_cast<std::ptrdiff_t>(c0);
-      reduce_tile(op, at, plan, std::min(w, inner - c0), out.data() + i / tiles * inner + c0);
+      reduce_tile(op, at, plan, std::min(w, inner - c0), out.data() + i / tiles * inner + c0, buf);
     }
   });
 }
@@ -195,7 +253,7 @@ void reduce_along(const Op& op, const T* data, const ReducePlan& plan, std::span
 /// row-major), which the caller sized. An empty reduction gives finish(Acc{}, 0) everywhere.
 template <class Op, class T, class R>
 void reduce_into(const Op& op, const T* data, const Layout& layout, std::uint64_t mask,
-                 bool ordered, std::span<R> out) {
+                 bool ordered, std::span<R> out, bool may_allocate) {
   const ReducePlan plan = make_plan(layout, mask, ordered);
   if (plan.outputs == 0) return;
   if (plan.count == 0) {
@@ -206,7 +264,7 @@ void reduce_into(const Op& op, const T* data, const Layout& layout, std::uint64_
   const bool across = plan.reduced.stride[0][0] != 1 && plan.kept.rank > 0 &&
                       plan.kept.stride[0][0] == 1 && plan.kept.extent[0] >= lanes;
   if (across)
-    reduce_across(op, data, plan, out, bytes);
+    reduce_across(op, data, plan, out, bytes, may_allocate);
   else
     reduce_along(op, data, plan, out, bytes);
 }

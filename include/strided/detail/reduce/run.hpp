@@ -74,7 +74,7 @@ Result<void> run_into(const char* op_name, const Op& op, const Tensor<T>& t, con
     if (out.size() != outputs)
       return ShapeError::element_count_mismatch(op_name, out.size(),
                                                 reduced_shape(t.shape(), *mask, false));
-    reduce_into(op, t.storage().get(), t.layout(), *mask, ordered, out);
+    reduce_into(op, t.storage().get(), t.layout(), *mask, ordered, out, false);
     return {};
   });
 }
@@ -91,7 +91,8 @@ Result<Tensor<R>> run(const char* op_name, const Op& op, const Tensor<T>& t, con
     const std::size_t n = layout->numel();
     auto buffer = try_allocate_buffer<R>(n);
     if (buffer == nullptr) return ShapeError::allocation_failed(op_name, n);
-    reduce_into(op, t.storage().get(), t.layout(), *mask, ordered, std::span<R>(buffer.get(), n));
+    reduce_into(op, t.storage().get(), t.layout(), *mask, ordered, std::span<R>(buffer.get(), n),
+                true);
     return Tensor<R>::from_shared(std::move(buffer), n, std::move(*layout));
   });
 }
