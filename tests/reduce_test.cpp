@@ -182,7 +182,7 @@ void check_forms(const Case& c, const std::string& where, Whole&& whole, Into&& 
   for (std::size_t i = 0; i != got.size(); ++i) check_value(got[i], c.out[i], where);
   const std::unique_ptr<R[]> buf(new R[got.size() + 1]);
   REQUIRE(into(std::span<R>(buf.get(), got.size())));
-  CHECK(std::memcmp(buf.get(), got.data(), got.size() * sizeof(R)) == 0);
+  CHECK((got.empty() || std::memcmp(buf.get(), got.data(), got.size() * sizeof(R)) == 0));
 }
 
 template <class T>
