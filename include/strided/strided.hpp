@@ -23,6 +23,7 @@
 #include "strided/map.hpp"
 #include "strided/parallel.hpp"
 #include "strided/ranges.hpp"
+#include "strided/reduce.hpp"
 #include "strided/result.hpp"
 #include "strided/runs.hpp"
 #include "strided/shape.hpp"
