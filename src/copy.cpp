@@ -2,7 +2,7 @@
 // which defines STRIDED_COMPILED_LIB for these files and for its consumers). The public headers
 // then only declare the entry points; the -inl.hpp files included here are the same ones that
 // header-only mode includes from those headers. One file per engine, so that they build in
-// parallel; this one: the copy engine, buffers and threads.
+// parallel; this one: the copy engine, gather, buffers and threads.
 #include "strided/detail/config.hpp"
 
 #if STRIDED_HEADER_ONLY
@@ -11,4 +11,5 @@
 
 #include "strided/detail/buffer-inl.hpp"
 #include "strided/detail/copy/copy-inl.hpp"
+#include "strided/detail/gather-inl.hpp"
 #include "strided/detail/parallel/pool-inl.hpp"

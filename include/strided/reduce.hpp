@@ -40,6 +40,10 @@ template <class T>
 using sum_op = SumOp<T, sum_acc_t<T>, sum_type_t<T>, false>;
 template <class T>
 using mean_op = SumOp<T, mean_acc_t<T>, mean_type_t<T>, true>;
+template <class T>
+using min_op = ExtremumOp<T, false>;
+template <class T>
+using max_op = ExtremumOp<T, true>;
 
 }  // namespace detail::reduce
 
@@ -51,34 +55,38 @@ using mean_op = SumOp<T, mean_acc_t<T>, mean_type_t<T>, true>;
 // An empty axis list reduces nothing (NumPy's axis=()). The *_into forms allocate nothing and
 // check everything before they write.
 
-#define STRIDED_REDUCTION(NAME, RESULT, OP, ORDERED, NONEMPTY)                               \
-  template <BuiltinElement T>                                                                \
-  Result<Tensor<RESULT>> NAME(const Tensor<T>& t) {                                          \
-    return detail::reduce::run<RESULT>(#NAME, OP, t, nullptr, false, ORDERED, NONEMPTY);     \
-  }                                                                                          \
-  template <BuiltinElement T>                                                                \
-  Result<Tensor<RESULT>> NAME(const Tensor<T>& t, const Shape& axes, bool keepdim = false) { \
-    return detail::reduce::run<RESULT>(#NAME, OP, t, &axes, keepdim, ORDERED, NONEMPTY);     \
-  }                                                                                          \
-  template <BuiltinElement T>                                                                \
-  Result<void> NAME##_into(const Tensor<T>& t, std::span<RESULT> out) {                      \
-    return detail::reduce::run_into(#NAME, OP, t, nullptr, ORDERED, NONEMPTY, out);          \
-  }                                                                                          \
-  template <BuiltinElement T>                                                                \
-  Result<void> NAME##_into(const Tensor<T>& t, const Shape& axes, std::span<RESULT> out) {   \
-    return detail::reduce::run_into(#NAME, OP, t, &axes, ORDERED, NONEMPTY, out);            \
+#define STRIDED_REDUCTION(NAME, RESULT, OP, ORDERED, NONEMPTY)                                     \
+  template <BuiltinElement T>                                                                      \
+  Result<Tensor<RESULT>> NAME(const Tensor<T>& t) {                                                \
+    return detail::reduce::run<RESULT>(#NAME, detail::reduce::OP<T>{}, t, nullptr, false, ORDERED, \
+                                       NONEMPTY);                                                  \
+  }                                                                                                \
+  template <BuiltinElement T>                                                                      \
+  Result<Tensor<RESULT>> NAME(const Tensor<T>& t, const Shape& axes, bool keepdim = false) {       \
+    return detail::reduce::run<RESULT>(#NAME, detail::reduce::OP<T>{}, t, &axes, keepdim, ORDERED, \
+                                       NONEMPTY);                                                  \
+  }                                                                                                \
+  template <BuiltinElement T>                                                                      \
+  Result<void> NAME##_into(const Tensor<T>& t, std::span<RESULT> out) {                            \
+    return detail::reduce::run_into(#NAME, detail::reduce::OP<T>{}, t, nullptr, ORDERED, NONEMPTY, \
+                                    out);                                                          \
+  }                                                                                                \
+  template <BuiltinElement T>                                                                      \
+  Result<void> NAME##_into(const Tensor<T>& t, const Shape& axes, std::span<RESULT> out) {         \
+    return detail::reduce::run_into(#NAME, detail::reduce::OP<T>{}, t, &axes, ORDERED, NONEMPTY,   \
+                                    out);                                                          \
   }
 
 /// Sum (torch.sum, np.sum): integers and bool sum into std::int64_t (wrapping), f16 / bf16 in
 /// float rounded once, f32 in float and f64 in double, pairwise. Empty: 0.
-STRIDED_REDUCTION(sum, sum_type_t<T>, detail::reduce::sum_op<T>{}, false, false)
+STRIDED_REDUCTION(sum, sum_type_t<T>, sum_op, false, false)
 /// Mean (torch.mean, np.mean): the sum as for sum() (in double for integers), divided by the
 /// count. Empty: NaN.
-STRIDED_REDUCTION(mean, mean_type_t<T>, detail::reduce::mean_op<T>{}, false, false)
+STRIDED_REDUCTION(mean, mean_type_t<T>, mean_op, false, false)
 /// Minimum (torch.amin, np.min); NaN if any element is NaN. Empty: invalid_argument.
-STRIDED_REDUCTION(min, T, (detail::reduce::ExtremumOp<T, false>{}), false, true)
+STRIDED_REDUCTION(min, T, min_op, false, true)
 /// Maximum (torch.amax, np.max); NaN if any element is NaN. Empty: invalid_argument.
-STRIDED_REDUCTION(max, T, (detail::reduce::ExtremumOp<T, true>{}), false, true)
+STRIDED_REDUCTION(max, T, max_op, false, true)
 
 #undef STRIDED_REDUCTION
 

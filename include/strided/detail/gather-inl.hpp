@@ -15,7 +15,7 @@
 #include "strided/detail/copy/copy.hpp"
 #include "strided/detail/copy/stream.hpp"
 #include "strided/detail/gather.hpp"
-#include "strided/detail/parallel/pool.hpp"
+#include "strided/detail/parallel/parallel_for.hpp"
 
 namespace strided::detail {
 
@@ -159,7 +159,7 @@ inline void copy_slices(const GatherArgs& a, std::size_t j0, std::size_t j1,
 
 }  // namespace gather_impl
 
-inline void gather_strided(const GatherArgs& args) {
+STRIDED_FUNC void gather_strided(const GatherArgs& args) {
   using namespace gather_impl;
   // An axis of extent 1 is only ever at index 0, and its stride may be anything a layout allows
   // (up to PTRDIFF_MAX elements), which in bytes would overflow: it becomes 0.

@@ -3,6 +3,10 @@
 // and an element size, never a Tensor; its definition is in gather-inl.hpp.
 #pragma once
 
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -22,8 +26,10 @@ struct GatherArgs {
 
 /// Runs one gather on the calling thread or, above the parallel threshold, on the pool. The
 /// destination gets the same bytes for any thread count.
-inline void gather_strided(const GatherArgs& args);
+STRIDED_FUNC void gather_strided(const GatherArgs& args);
 
 }  // namespace strided::detail
 
-#include "strided/detail/gather-inl.hpp"  // header-only mode: the definition
+#if STRIDED_HEADER_ONLY
+#include "strided/detail/gather-inl.hpp"
+#endif

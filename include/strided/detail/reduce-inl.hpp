@@ -19,7 +19,7 @@
 #include <span>
 
 #include "strided/detail/odometer.hpp"
-#include "strided/detail/parallel/pool.hpp"
+#include "strided/detail/parallel/parallel_for.hpp"
 #include "strided/detail/reduce/ops.hpp"
 #include "strided/detail/reduce/tree.hpp"
 #include "strided/layout.hpp"
