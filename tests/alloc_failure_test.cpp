@@ -364,7 +364,7 @@ TEST_CASE("copy_to of small views allocates nothing", "[alloc]") {
       base.transpose(0, 1).value(),                // transpose
       image.permute(Shape{0, 2, 3, 1}).value(),    // NCHW -> NHWC
       base.slice(1, 8, 72).value(),                // narrow: row-wise memcpy
-      base.slice(1, 0, strided::end, 3).value(),   // strided
+      base.slice(1, 0, strided::slice_end, 3).value(),   // strided
       cube.permute(Shape{0, 3, 1, 4, 2}).value(),  // rank-5 permute
       base.flip(Shape{0}).value().transpose(0, 1).value()};
   std::vector<float> out(values.size());

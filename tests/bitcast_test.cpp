@@ -13,6 +13,7 @@
 #include "strided/any_tensor.hpp"
 #include "strided/half.hpp"
 #include "strided/tensor.hpp"
+#include "support.hpp"
 
 using strided::AnyTensor;
 using strided::DType;
@@ -45,12 +46,7 @@ AnyTensor buffer_of(DType dtype, std::size_t len) {
   return t;
 }
 
-template <class T>
-void check_error(const strided::Result<T>& r, ShapeErrorKind kind, const std::string& message) {
-  REQUIRE_FALSE(r.has_value());
-  CHECK(r.error().kind() == kind);
-  CHECK(r.error().message() == message);
-}
+using strided_test::check_error;
 
 }  // namespace
 

@@ -54,12 +54,7 @@ bool same_bits(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
-template <class T>
-void check_error(const strided::Result<T>& r, ShapeErrorKind kind, const std::string& message) {
-  REQUIRE_FALSE(r.has_value());
-  CHECK(r.error().kind() == kind);
-  CHECK(r.error().message() == message);
-}
+using strided_test::check_error;
 
 // One table case: both forms, same values; an error leaves the caller's buffer untouched.
 template <class T>

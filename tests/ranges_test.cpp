@@ -12,6 +12,7 @@
 #include "catch_shim.hpp"
 #include "operations_table.hpp"
 #include "strided/half.hpp"
+#include "support.hpp"
 
 using strided::Shape;
 using strided::ShapeErrorKind;
@@ -64,12 +65,7 @@ void replay(const std::string& op, strided_test::Words& in) {
   }
 }
 
-template <class T>
-void check_error(const strided::Result<T>& r, ShapeErrorKind kind, const std::string& message) {
-  REQUIRE_FALSE(r.has_value());
-  CHECK(r.error().kind() == kind);
-  CHECK(r.error().message() == message);
-}
+using strided_test::check_error;
 
 }  // namespace
 

@@ -13,9 +13,19 @@
 #include "catch_shim.hpp"
 #include "strided/detail/simd/isa.hpp"
 #include "strided/layout.hpp"
+#include "strided/result.hpp"
 #include "strided/shape.hpp"
 
 namespace strided_test {
+
+/// `r` is the error `kind` with exactly `message`.
+template <class T>
+void check_error(const strided::Result<T>& r, strided::ShapeErrorKind kind,
+                 const std::string& message) {
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().kind() == kind);
+  CHECK(r.error().message() == message);
+}
 
 /// The rank-22 permute of 2s the benchmarks time (bench/parallel_bench.cpp): destination axis k is
 /// axis perm[k] of a row-major source of 2^22 elements; strides in elements.
