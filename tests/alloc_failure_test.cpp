@@ -361,11 +361,11 @@ TEST_CASE("copy_to of small views allocates nothing", "[alloc]") {
   const Tensor<float> base = tensor({96, 80}), image = tensor({1, 32, 16, 16}),
                       cube = tensor({2, 4, 8, 8, 16});
   const std::vector<Tensor<float>> views = {
-      base.transpose(0, 1).value(),                // transpose
-      image.permute(Shape{0, 2, 3, 1}).value(),    // NCHW -> NHWC
-      base.slice(1, 8, 72).value(),                // narrow: row-wise memcpy
-      base.slice(1, 0, strided::slice_end, 3).value(),   // strided
-      cube.permute(Shape{0, 3, 1, 4, 2}).value(),  // rank-5 permute
+      base.transpose(0, 1).value(),                     // transpose
+      image.permute(Shape{0, 2, 3, 1}).value(),         // NCHW -> NHWC
+      base.slice(1, 8, 72).value(),                     // narrow: row-wise memcpy
+      base.slice(1, 0, strided::slice_end, 3).value(),  // strided
+      cube.permute(Shape{0, 3, 1, 4, 2}).value(),       // rank-5 permute
       base.flip(Shape{0}).value().transpose(0, 1).value()};
   std::vector<float> out(values.size());
   for (const Tensor<float>& v : views) {
