@@ -14,11 +14,13 @@ namespace strided {
 /// chunk i. Cheap to copy; valid until the executor it was passed to returns.
 class ChunkRunner {
  public:
+  /// Refers to `f`, which must outlive the runner.
   template <class F>
   explicit ChunkRunner(F& f) noexcept
       : object_(const_cast<void*>(static_cast<const void*>(&f))),
         call_([](void* object, std::size_t i) { (*static_cast<F*>(object))(i); }) {}
 
+  /// Runs chunk `i`.
   void operator()(std::size_t i) const { call_(object_, i); }
 
  private:

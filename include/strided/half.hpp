@@ -22,13 +22,18 @@ namespace strided {
 /// Layout of an IEEE-754 binary format: `mant` explicit significand bits, `exp` exponent bits
 /// (DTypeInfo::format; a template argument of HalfFloat).
 struct FloatFormat {
-  int mant;
-  int exp;
+  int mant;  ///< explicit significand bits
+  int exp;   ///< exponent bits
+  /// The exponent bias.
   constexpr int bias() const noexcept { return (1 << (exp - 1)) - 1; }
+  /// The all-ones exponent field (infinities and NaNs).
   constexpr std::uint64_t exp_max() const noexcept { return (std::uint64_t{1} << exp) - 1; }
+  /// The significand field's bits.
   constexpr std::uint64_t mant_mask() const noexcept { return (std::uint64_t{1} << mant) - 1; }
+  /// The sign bit's position.
   constexpr int sign_shift() const noexcept { return mant + exp; }
 
+  /// Same layout.
   friend constexpr bool operator==(const FloatFormat&, const FloatFormat&) noexcept = default;
 };
 
@@ -162,6 +167,7 @@ struct HalfFloat {
 
   /// Rounds to nearest even (once, also from double); overflow gives ±inf; NaN stays NaN (quiet).
   explicit constexpr HalfFloat(float v) noexcept : raw(detail::half_bits_from<F>(v)) {}
+  /// As from float: rounded once from the double.
   explicit constexpr HalfFloat(double v) noexcept : raw(detail::half_bits_from<F>(v)) {}
   ///@}
 
@@ -174,6 +180,7 @@ struct HalfFloat {
     h.raw = bits;
     return h;
   }
+  /// This value's bit pattern.
   constexpr std::uint16_t bits() const noexcept { return raw; }
   ///@}
 
@@ -184,6 +191,7 @@ struct HalfFloat {
   explicit constexpr operator float() const noexcept {
     return detail::wide_from_half_bits<float, F>(raw);
   }
+  /// Exact, as to float.
   explicit constexpr operator double() const noexcept {
     return detail::wide_from_half_bits<double, F>(raw);
   }

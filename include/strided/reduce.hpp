@@ -77,24 +77,27 @@ using max_op = ExtremumOp<T, true>;
                                     out);                                                          \
   }
 
+///@{
 /// Sum (torch.sum, np.sum): integers and bool sum into std::int64_t (wrapping), f16 / bf16 in
 /// float rounded once, f32 in float and f64 in double, pairwise. Empty: 0.
 STRIDED_REDUCTION(sum, sum_type_t<T>, sum_op, false, false)
+///@}
+///@{
 /// Mean (torch.mean, np.mean): the sum as for sum() (in double for integers), divided by the
 /// count. Empty: NaN.
 STRIDED_REDUCTION(mean, mean_type_t<T>, mean_op, false, false)
+///@}
+///@{
 /// Minimum (torch.amin, np.min); NaN if any element is NaN. Empty: invalid_argument.
 STRIDED_REDUCTION(min, T, min_op, false, true)
+///@}
+///@{
 /// Maximum (torch.amax, np.max); NaN if any element is NaN. Empty: invalid_argument.
 STRIDED_REDUCTION(max, T, max_op, false, true)
+///@}
 
 #undef STRIDED_REDUCTION
 
-/// @name argmin / argmax (torch.argmin / argmax, np.argmin / argmax)
-/// The row-major index of the first minimum / maximum, or of the first NaN when there is one: of
-/// all elements (a rank-0 tensor; keepdim gives all axes size 1), or along one axis. Empty:
-/// invalid_argument.
-///@{
 #define STRIDED_ARG_REDUCTION(NAME, IS_MAX)                                                       \
   template <BuiltinElement T>                                                                     \
   Result<Tensor<std::int64_t>> NAME(const Tensor<T>& t) {                                         \
@@ -118,17 +121,21 @@ STRIDED_REDUCTION(max, T, max_op, false, true)
     return detail::reduce::run_into(#NAME, detail::reduce::ArgOp<T, IS_MAX>{}, t, &axes, true,    \
                                     true, out);                                                   \
   }
-STRIDED_ARG_REDUCTION(argmin, false)
-STRIDED_ARG_REDUCTION(argmax, true)
-#undef STRIDED_ARG_REDUCTION
-///@}
 
-/// @name var / std (torch.var / std; np.var / std with ddof = correction)
-/// The sum of squared deviations from the mean divided by max(count - correction, 0)
-/// (PyTorch's default correction 1: the unbiased estimate), std its square root; computed in
-/// double, returned as mean_type_t<T>. Fewer elements than the correction: NaN or inf.
-/// All elements: var(t) or var(t, correction) (any arithmetic type: var(t, {0}) is axis 0).
 ///@{
+/// The row-major index of the first minimum / maximum, or of the first NaN when there is one: of
+/// all elements (a rank-0 tensor; keepdim gives all axes size 1), or along one axis. Empty:
+/// invalid_argument.
+STRIDED_ARG_REDUCTION(argmin, false)
+///@}
+///@{
+/// The row-major index of the first minimum / maximum, or of the first NaN when there is one: of
+/// all elements (a rank-0 tensor; keepdim gives all axes size 1), or along one axis. Empty:
+/// invalid_argument.
+STRIDED_ARG_REDUCTION(argmax, true)
+///@}
+#undef STRIDED_ARG_REDUCTION
+
 #define STRIDED_VAR_REDUCTION(NAME, IS_STD)                                                      \
   template <BuiltinElement T>                                                                    \
   Result<Tensor<mean_type_t<T>>> NAME(const Tensor<T>& t) {                                      \
@@ -158,9 +165,21 @@ STRIDED_ARG_REDUCTION(argmax, true)
     const detail::reduce::VarOp<T, mean_type_t<T>, IS_STD> op{correction};                       \
     return detail::reduce::run_into(#NAME, op, t, &axes, false, false, out);                     \
   }
+
+///@{
+/// The sum of squared deviations from the mean divided by max(count - correction, 0)
+/// (PyTorch's default correction 1: the unbiased estimate), std its square root; computed in
+/// double, returned as mean_type_t<T>. Fewer elements than the correction: NaN or inf.
+/// All elements: var(t) or var(t, correction) (any arithmetic type: var(t, {0}) is axis 0).
 STRIDED_VAR_REDUCTION(var, false)
-STRIDED_VAR_REDUCTION(std, true)
-#undef STRIDED_VAR_REDUCTION
 ///@}
+///@{
+/// The sum of squared deviations from the mean divided by max(count - correction, 0)
+/// (PyTorch's default correction 1: the unbiased estimate), std its square root; computed in
+/// double, returned as mean_type_t<T>. Fewer elements than the correction: NaN or inf.
+/// All elements: var(t) or var(t, correction) (any arithmetic type: var(t, {0}) is axis 0).
+STRIDED_VAR_REDUCTION(std, true)
+///@}
+#undef STRIDED_VAR_REDUCTION
 
 }  // namespace strided

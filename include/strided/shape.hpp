@@ -35,13 +35,16 @@ inline constexpr std::size_t inline_rank = 8;
 template <class I, std::size_t Inline = inline_rank>
 class AxisVector {
  public:
-  using value_type = I;
-  using size_type = std::size_t;
-  using iterator = I*;
-  using const_iterator = const I*;
+  using value_type = I;             ///< the entry type
+  using size_type = std::size_t;    ///< as std::vector's
+  using iterator = I*;              ///< a pointer to an entry
+  using const_iterator = const I*;  ///< a pointer to a const entry
 
+  /// No entries.
   constexpr AxisVector() noexcept = default;
+  /// The entries `{a, b, c}`.
   constexpr AxisVector(std::initializer_list<I> values) { assign(values.begin(), values.size()); }
+  /// A copy of the entries of `values`.
   constexpr explicit AxisVector(std::span<const I> values) { assign(values.data(), values.size()); }
   /// From any sized range of integers (e.g. `std::vector<int>`), converting each entry.
   template <std::ranges::sized_range R>
@@ -67,12 +70,16 @@ class AxisVector {
 
   // Inline entries are copied in the initializer, not zeroed first and then overwritten: a view
   // op copies two of these, and the zeroing stores doubled the cost of the copy.
+  /// Copies the entries; allocates only past Inline entries.
   [[gnu::always_inline]] constexpr AxisVector(const AxisVector& other)
       : inline_(other.heap_ == nullptr ? other.inline_ : std::array<I, Inline>{}),
         size_(other.heap_ == nullptr ? other.size_ : 0) {
     if (other.heap_ != nullptr) assign_from(other);
   }
-  constexpr AxisVector(AxisVector&& other) noexcept { steal(other); }
+  constexpr AxisVector(AxisVector&& other) noexcept {
+    steal(other);
+  }  ///< takes the entries (and the heap block, if any)
+  /// Copies the entries; allocates only past Inline entries.
   [[gnu::always_inline]] constexpr AxisVector& operator=(const AxisVector& other) {
     if (this == &other) return *this;
     if (heap_ == nullptr && other.heap_ == nullptr) {
@@ -83,6 +90,7 @@ class AxisVector {
     }
     return *this;
   }
+  /// Takes the entries (and the heap block, if any).
   constexpr AxisVector& operator=(AxisVector&& other) noexcept {
     if (this != &other) {
       release();
@@ -92,19 +100,28 @@ class AxisVector {
   }
   constexpr ~AxisVector() { release(); }
 
-  constexpr std::size_t size() const noexcept { return size_; }
-  constexpr bool empty() const noexcept { return size_ == 0; }
-  constexpr I* data() noexcept { return heap_ != nullptr ? heap_ : inline_.data(); }
-  constexpr const I* data() const noexcept { return heap_ != nullptr ? heap_ : inline_.data(); }
-  constexpr I& operator[](std::size_t i) noexcept { return data()[i]; }
-  constexpr const I& operator[](std::size_t i) const noexcept { return data()[i]; }
-  constexpr I* begin() noexcept { return data(); }
-  constexpr I* end() noexcept { return data() + size_; }
-  constexpr const I* begin() const noexcept { return data(); }
-  constexpr const I* end() const noexcept { return data() + size_; }
-  constexpr I& back() noexcept { return data()[size_ - 1]; }
-  constexpr const I& back() const noexcept { return data()[size_ - 1]; }
+  constexpr std::size_t size() const noexcept { return size_; }  ///< the number of entries
+  constexpr bool empty() const noexcept { return size_ == 0; }   ///< no entries
+  constexpr I* data() noexcept {
+    return heap_ != nullptr ? heap_ : inline_.data();
+  }  ///< the first entry
+  constexpr const I* data() const noexcept {
+    return heap_ != nullptr ? heap_ : inline_.data();
+  }                                                                      ///< the first entry
+  constexpr I& operator[](std::size_t i) noexcept { return data()[i]; }  ///< entry i (i < size())
+  constexpr const I& operator[](std::size_t i) const noexcept {
+    return data()[i];
+  }                                                                   ///< entry i (i < size())
+  constexpr I* begin() noexcept { return data(); }                    ///< the first entry
+  constexpr I* end() noexcept { return data() + size_; }              ///< past the last entry
+  constexpr const I* begin() const noexcept { return data(); }        ///< the first entry
+  constexpr const I* end() const noexcept { return data() + size_; }  ///< past the last entry
+  constexpr I& back() noexcept { return data()[size_ - 1]; }  ///< the last entry (size() > 0)
+  constexpr const I& back() const noexcept {
+    return data()[size_ - 1];
+  }  ///< the last entry (size() > 0)
 
+  /// The entries as a span.
   constexpr std::span<const I> span() const noexcept { return {data(), size_}; }
   /// Entries it holds without allocating.
   constexpr std::size_t capacity() const noexcept { return heap_ != nullptr ? capacity_ : Inline; }
@@ -119,16 +136,19 @@ class AxisVector {
   constexpr void reserve(std::size_t count) {
     if (count > capacity()) grow(count);
   }
+  /// Appends `value`.
   constexpr void push_back(I value) {
     if (size_ == capacity()) grow(size_ * 2);
     data()[size_++] = value;
   }
   // insert, erase and move shift entries one at a time: std::copy and std::rotate call memmove,
   // which costs more than the few entries a shape holds.
+  /// Inserts `value` before entry `pos`.
   constexpr void insert(std::size_t pos, I value) {
     push_back(value);
     move_entry(size_ - 1, pos);
   }
+  /// Removes entry `pos`.
   constexpr void erase(std::size_t pos) { erase(pos, pos + 1); }
   /// Removes the entries [first, last).
   constexpr void erase(std::size_t first, std::size_t last) {
@@ -147,8 +167,10 @@ class AxisVector {
     for (std::size_t k = to; k > from; --k) std::swap(carry, d[k]);
     d[from] = carry;
   }
+  /// Removes every entry.
   constexpr void clear() noexcept { size_ = 0; }
 
+  /// Same entries in the same order.
   friend constexpr bool operator==(const AxisVector& a, const AxisVector& b) noexcept {
     return std::equal(a.begin(), a.end(), b.begin(), b.end());
   }
@@ -241,7 +263,7 @@ void append_list(std::string& out, std::span<const I> values, const ListStyle& s
 }  // namespace detail
 
 /// `std::cout << t.shape()` writes `[8, 3, 3, 3]`. A template over the stream so that this header
-/// needs only <iosfwd>; a width set with std::setw pads the whole text.
+/// needs only `<iosfwd>`; a width set with std::setw pads the whole text.
 template <class Traits, class I, std::size_t N>
 std::basic_ostream<char, Traits>& operator<<(std::basic_ostream<char, Traits>& os,
                                              const AxisVector<I, N>& values) {
@@ -263,6 +285,7 @@ struct Reach {
   std::ptrdiff_t low = 0;   ///< sum of (size - 1) * stride over the negative strides
   std::ptrdiff_t high = 0;  ///< sum of (size - 1) * stride over the positive strides
 
+  /// Both bounds equal.
   friend constexpr bool operator==(const Reach&, const Reach&) noexcept = default;
 };
 

@@ -414,9 +414,9 @@ class Tensor {
 
   // ----- casts --------------------------------------------------------------------------------
 
-  /// A new contiguous tensor with every element converted by the exact rules of docs/casts.md#rules
-  /// (truncating, saturating float->int; round-to-nearest-even narrowing; ...). Works on any
-  /// view; casting to T itself gives a detached copy.
+  /// A new contiguous tensor with every element converted by the exact rules of docs/casts.md
+  /// ("Rules": truncating, saturating float->int; round-to-nearest-even narrowing; ...). Works on
+  /// any view; casting to T itself gives a detached copy.
   template <Element U>
   Result<Tensor<U>> cast() const requires CastableTo<T, U> {
     return detail::guard_allocations("cast", [&]() -> Result<Tensor<U>> {
