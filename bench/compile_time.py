@@ -95,7 +95,7 @@ class Job:
         cmd = [self.cxx, "-std=c++20", *flags, f"-I{INCLUDE}"]
         cmd += [f"-I{d}" for d in self.unit.dirs]
         if self.mode == "compiled":
-            cmd.append("-DSTRIDED_COMPILED_LIB")
+            cmd += compiled_defines(self.library)
         return cmd + ["-c", str(SOURCES / f"{self.unit.key}.cpp"), "-o", str(self.obj)]
 
     def link_command(self, flags, exe):
@@ -131,6 +131,16 @@ def quiet(cmd, **kwargs):
     out = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
     tail = "\n".join((out.stdout + out.stderr).strip().splitlines()[-15:])
     return out.returncode == 0, tail
+
+
+def compiled_defines(library):
+    """What strided::compiled defines for its consumers: STRIDED_COMPILED_LIB, and
+    STRIDED_COMPILED_SAFETENSORS when libstrided holds the safetensors parser (nlohmann found)."""
+    defines = ["-DSTRIDED_COMPILED_LIB"]
+    if library and glob.glob(str(pathlib.Path(library).parent / "**" / "safetensors.cpp.o"),
+                             recursive=True):
+        defines.append("-DSTRIDED_COMPILED_SAFETENSORS")
+    return defines
 
 
 def build_library(cxx, build_root):
