@@ -76,7 +76,7 @@ Result<Tensor<R>> zip_apply(const char* op, F& f, const Tensor<T>&... in) {
       std::size_t k = 0;
       const std::array<zip::Input, sizeof...(T)> inputs{
           zip::Input{reinterpret_cast<const std::byte*>(in.storage().get() + views[k].offset()),
-                     views[k++].strides().data(), sizeof(T)}...};
+                     views[k].strides().data(), sizeof(T), views[k++].is_contiguous()}...};
       const zip::Job job{shape->span(),
                          inputs.data(),
                          reinterpret_cast<std::byte*>(out.get()),

@@ -22,6 +22,7 @@
 #include "strided/detail/odometer.hpp"
 #include "strided/detail/parallel/parallel_for.hpp"
 #include "strided/detail/zip.hpp"
+#include "strided/parallel.hpp"
 #include "strided/shape.hpp"
 
 namespace strided::detail::zip {
@@ -84,10 +85,10 @@ class Engine {
 
   std::size_t chunk_count() const noexcept { return grid_.count; }
 
-  /// Allocates `s` for the inputs that are not row-major; false when memory ran out.
+  /// Allocates `s` for the inputs that are not contiguous; false when memory ran out.
   bool allocate(Scratch& s) const noexcept {
     for (std::size_t i = 0; i < N; ++i) {
-      if (row_major(i)) continue;
+      if (job_.inputs[i].contiguous) continue;
       s[i] = try_allocate_buffer<std::byte>(chunk_elements * job_.inputs[i].elem_size);
       if (s[i] == nullptr) return false;
     }
@@ -114,17 +115,6 @@ class Engine {
     std::array<bool, N> copied{};
     Nest<N> nest;
   };
-
-  // Input i is laid out row-major over the output's shape (size-1 axes aside).
-  bool row_major(std::size_t i) const noexcept {
-    std::ptrdiff_t expected = 1;
-    for (std::size_t k = shape_.size(); k-- > 0;) {
-      if (shape_[k] == 1) continue;
-      if (strides_[i][k] != expected) return false;
-      expected *= static_cast<std::ptrdiff_t>(shape_[k]);
-    }
-    return true;
-  }
 
   // The chunk's axes, strides and starting offsets.
   void locate(std::size_t c, ChunkPlan& plan) const noexcept {
@@ -242,8 +232,7 @@ requires(N >= 1 && N <= max_inputs) bool run(const Job& job) {
   // Chunks are independent (disjoint output): the pool runs `parts` groups of them, each group
   // with its own scratch, allocated here so that running out of memory is an error before the
   // row function is first called. At most one group per thread bounds the scratch memory.
-  const std::size_t parts =
-      std::min({chunk_count(bytes), engine.chunk_count(), parallel_thread_count()});
+  const std::size_t parts = std::min({chunk_count(bytes), engine.chunk_count(), num_threads()});
   std::vector<typename Engine<N>::Scratch> scratch(std::max<std::size_t>(parts, 1));
   for (auto& s : scratch)
     if (!engine.allocate(s)) return false;

@@ -88,6 +88,7 @@ struct Input {
   const std::byte* base;
   const std::ptrdiff_t* strides;
   std::size_t elem_size;
+  bool contiguous;  // row-major over the output's shape: never needs a scratch copy
 };
 
 /// One map / zip_with call for the engine.

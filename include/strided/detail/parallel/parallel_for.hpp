@@ -33,9 +33,6 @@ constexpr std::size_t split_point(std::size_t total, std::size_t parts, std::siz
 /// none below min_chunk_bytes.
 STRIDED_FUNC std::size_t chunk_count(std::size_t bytes) noexcept;
 
-/// num_threads(): the thread count work is split for now.
-STRIDED_FUNC std::size_t parallel_thread_count() noexcept;
-
 /// Runs run(0) ... run(chunks - 1), each exactly once, possibly at the same time on several
 /// threads; returns when all have returned. Inline when chunks < 2, inside a chunk, with one
 /// thread, or while another thread has the pool. run must not throw.

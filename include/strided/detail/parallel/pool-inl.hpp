@@ -270,8 +270,6 @@ STRIDED_FUNC std::size_t chunk_count(std::size_t bytes) noexcept {
   return std::clamp<std::size_t>(bytes / min_chunk_bytes, 2, most);
 }
 
-STRIDED_FUNC std::size_t parallel_thread_count() noexcept { return parallel_state().threads(); }
-
 STRIDED_FUNC void run_chunks(std::size_t chunks, ChunkRunner run) {
   auto serial = [&] {
     for (std::size_t i = 0; i < chunks; ++i) run(i);
