@@ -5,6 +5,11 @@
 //   gather/<row>B_rows/<out>/threads:N   index_select_into(dataset, 0, indices, out): rows of
 //                                        <row> bytes taken in random order (with repeats) from a
 //                                        128 MiB dataset into a preallocated <out> destination;
+//   gather_floor/<row>B_rows/<out>/threads:1   the same rows moved by a plain loop of one memcpy
+//   per
+//                                        row: the least any gather of these rows does, so
+//                                        gather's x_memcpy over the floor's is the library's own
+//                                        cost, the rest is the random reads';
 //   x_memcpy     = time / (memcpy of the output bytes on one thread)
 //   x_memcpy_all = time / (the same bytes cut into one share per thread, copied on the pool)
 #include <benchmark/benchmark.h>
@@ -88,7 +93,9 @@ void measure(benchmark::State& state, std::size_t threads, std::size_t bytes, Wo
 }
 
 /// A dataset of rows of `row` bytes (as f32), a batch of `out` bytes of random rows.
-void bench_gather(benchmark::State& state, std::size_t row, std::size_t out, std::size_t threads) {
+/// With `plain`, the rows are moved by the floor loop instead of index_select_into.
+void bench_gather(benchmark::State& state, std::size_t row, std::size_t out, std::size_t threads,
+                  bool plain) {
   const std::size_t cols = row / sizeof(float), n = dataset_bytes / row, k = out / row;
   // The library's own buffer (64-byte aligned, huge pages advised), as a loaded dataset has.
   auto values = strided::detail::allocate_buffer<float>(n * cols);
@@ -103,9 +110,25 @@ void bench_gather(benchmark::State& state, std::size_t row, std::size_t out, std
   auto dst = strided::detail::allocate_buffer<float>(k * cols);
   std::memset(dst.get(), 0, k * row);
   const std::span<float> batch(dst.get(), k * cols);
+  const float* rows = dataset.as_slice().value().data();
   measure(state, threads, k * row, [&] {
-    if (!strided::index_select_into(dataset, 0, indices, batch)) state.SkipWithError("gather");
+    if (plain) {
+      for (std::size_t i = 0; i != k; ++i)
+        std::memcpy(batch.data() + i * cols, rows + static_cast<std::size_t>(indices[i]) * cols,
+                    row);
+    } else if (!strided::index_select_into(dataset, 0, indices, batch)) {
+      state.SkipWithError("gather");
+    }
   });
+}
+
+void add(const std::string& name, std::size_t row, std::size_t out, std::size_t threads,
+         bool plain) {
+  benchmark::RegisterBenchmark(name.c_str(), bench_gather, row, out, threads, plain)
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond)
+      ->Repetitions(9)
+      ->ReportAggregatesOnly(true);
 }
 
 void register_all() {
@@ -119,13 +142,11 @@ void register_all() {
     for (std::size_t threads : {std::size_t{1}, all}) {
       const std::string name = "gather/" + std::to_string(c.row) + "B_rows/" + c.out_name +
                                "/threads:" + std::to_string(threads);
-      benchmark::RegisterBenchmark(name.c_str(), bench_gather, c.row, c.out, threads)
-          ->UseManualTime()
-          ->Unit(benchmark::kMicrosecond)
-          ->Repetitions(9)
-          ->ReportAggregatesOnly(true);
+      add(name, c.row, c.out, threads, false);
       if (all == 1) break;
     }
+    add("gather_floor/" + std::to_string(c.row) + "B_rows/" + c.out_name + "/threads:1", c.row,
+        c.out, 1, true);
   }
 }
 

@@ -11,6 +11,10 @@
 //   <op>/full/<MiB>     all elements of a contiguous f32 tensor (64 MiB out of cache, 1 MiB in L2)
 //   <op>/inner/<n>      over axis 1 of an n x n f32 matrix (one output per row)
 //   <op>/outer/<n>      over axis 0 of it (one output per column)
+//   <case>/threads:1    the same on one thread (the read pass always runs on one)
+//   sum_floor/outer/4096 the plainest sum over axis 0, one thread: every row added into one row
+//                       of f32 accumulators that stays in L1 (NumPy's order, no tree): the least
+//                       work any outer-axis sum does beyond the read pass
 //   sum/full_transposed the transpose of a 4096 x 4096 matrix, all elements
 //   sum/accuracy_1e8    not a timing: the relative errors (counters) of f32 sums of
 //                       x_i = float32((i * 2654435761) mod 2^32) / 2^32, i < 10^8, against
@@ -20,6 +24,7 @@
 // change them.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
@@ -31,6 +36,7 @@
 #include <vector>
 
 #include "bench_main.hpp"
+#include "strided/parallel.hpp"
 #include "strided/reduce.hpp"
 
 namespace {
@@ -115,6 +121,29 @@ void add_cases(const std::string& name, Op op, Op inner, Op outer) {
   add(name + "/full/1", [=](benchmark::State& s) { bench(s, small, op); });
   add(name + "/inner/4096", [=](benchmark::State& s) { bench(s, square, inner); });
   add(name + "/outer/4096", [=](benchmark::State& s) { bench(s, square, outer); });
+  add(name + "/outer/4096/threads:1", [=](benchmark::State& s) {
+    strided::set_num_threads(1);
+    bench(s, square, outer);
+    strided::set_num_threads(0);
+  });
+}
+
+/// The floor of an outer-axis sum: rows added in order into one row of accumulators.
+void sum_floor_outer(benchmark::State& state) {
+  static const Tensor<float> square = values({4096, 4096});
+  const auto data = square.as_view_slice().value();
+  std::vector<float> acc(4096);
+  state.counters["x_read"] = interleave(
+      state,
+      [&] {
+        std::fill(acc.begin(), acc.end(), 0.0f);
+        for (std::size_t r = 0; r != 4096; ++r) {
+          const float* row = data.data() + r * 4096;
+          for (std::size_t c = 0; c != 4096; ++c) acc[c] += row[c];
+        }
+        benchmark::DoNotOptimize(acc.data());
+      },
+      data.data(), data.size_bytes());
 }
 
 using Fn = std::function<Tensor<double>(const Tensor<float>&)>;
@@ -166,6 +195,7 @@ void register_all() {
       "argmax", [](const Tensor<float>& x) { return as_f64(strided::argmax(x).value()); },
       [](const Tensor<float>& x) { return as_f64(strided::argmax(x, 1).value()); },
       [](const Tensor<float>& x) { return as_f64(strided::argmax(x, 0).value()); });
+  add("sum_floor/outer/4096", sum_floor_outer);
   benchmark::RegisterBenchmark("sum/accuracy_1e8", accuracy)->Iterations(1);
   static const Tensor<float> square = values({4096, 4096});
   add("sum/full_transposed", [](benchmark::State& s) {
