@@ -19,7 +19,9 @@
 #include "../memcpy_on_pool.hpp"
 #include "ab_library.hpp"
 #include "strided/detail/copy/copy.hpp"
+#include "strided/map.hpp"
 #include "strided/parallel.hpp"
+#include "strided/tensor.hpp"
 
 namespace {
 
@@ -52,4 +54,44 @@ extern "C" void STRIDED_AB_CAT(strided_ab_memcpy_all_,
                                                 std::size_t bytes, std::size_t threads) {
   if (strided::num_threads() != threads) strided::set_num_threads(threads);
   strided_bench::memcpy_on_pool(dst, src, bytes, threads);
+}
+
+namespace {
+
+// The matrix as a tensor that does not own it (an empty owner aliasing the caller's pointer).
+strided::Tensor<float> matrix(const strided_ab::Op& op) {
+  const std::shared_ptr<const float> view(std::shared_ptr<const float>(), op.src);
+  return strided::Tensor<float>::from_shared(view, op.rows * op.cols,
+                                              strided::Layout::contiguous({op.rows, op.cols}).value())
+      .value();
+}
+
+template <class T>
+double first(const strided::Tensor<T>& t) {
+  return static_cast<double>(static_cast<float>(t.values()[0]));
+}
+
+}  // namespace
+
+extern "C" double STRIDED_AB_CAT(strided_ab_op_, STRIDED_AB_SIDE)(const strided_ab::Op* op) {
+  force_level_once();
+  if (strided::num_threads() != op->threads) strided::set_num_threads(op->threads);
+  const auto m = matrix(*op);
+  const auto twice_plus_one = [](float x) { return 2.0f * x + 1.0f; };
+  switch (op->kind) {
+    case 0:
+      return first(m.cast<strided::f16>().value());
+    case 1:
+      return first(m.transpose(0, 1).value().cast<strided::bf16>().value());
+    case 2:
+      return first(m.cast<double>().value());
+    case 3:
+      return first(strided::map(m, twice_plus_one).value());
+    case 4:
+      return first(strided::map(m.transpose(0, 1).value(), twice_plus_one).value());
+    default:
+      return first(
+          strided::zip_with([](float a, float b) { return a + b; }, m, m.transpose(0, 1).value())
+              .value());
+  }
 }

@@ -18,11 +18,21 @@ struct Copy {
   std::size_t threads;
 };
 
+/// An element-wise operation over a rows x cols f32 matrix at `src` (ab_ops.cpp lists the kinds).
+struct Op {
+  int kind;
+  const float* src;
+  std::size_t rows, cols;
+  std::size_t threads;
+};
+
 }  // namespace strided_ab
 
 extern "C" {
 void strided_ab_copy_base(const strided_ab::Copy* c);
 void strided_ab_copy_new(const strided_ab::Copy* c);
+double strided_ab_op_base(const strided_ab::Op* op);
+double strided_ab_op_new(const strided_ab::Op* op);
 void strided_ab_memcpy_all_base(std::byte* dst, const std::byte* src, std::size_t bytes,
                                 std::size_t threads);
 void strided_ab_memcpy_all_new(std::byte* dst, const std::byte* src, std::size_t bytes,
