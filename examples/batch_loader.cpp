@@ -150,19 +150,20 @@ struct DatasetLoader {
   Labels labels;         // [N]: here sample n's label is n, to see which sample went where
   Channels mean, stdev;  // the dataset's, per channel
   Tensor<float> mean_f32 = per_channel(mean, false), inv_std_f32 = per_channel(stdev, true);
-  std::shared_ptr<std::uint8_t[]> bytes = std::make_shared<std::uint8_t[]>(kBatch * kSampleBytes);
+  std::shared_ptr<std::vector<std::uint8_t>> bytes =
+      std::make_shared<std::vector<std::uint8_t>>(kBatch * kSampleBytes);
   std::vector<std::int64_t> batch_labels = std::vector<std::int64_t>(kBatch);
 
   strided::Result<Batch> load(std::span<const std::int64_t> picks) {
     const std::size_t n = picks.size();
     // Gather: sample picks[i] to place i of each buffer, in one pass; allocates nothing.
     auto gathered =
-        strided::index_select_into(images, 0, picks, std::span(bytes.get(), n * kSampleBytes));
+        strided::index_select_into(images, 0, picks, std::span(bytes->data(), n * kSampleBytes));
     if (gathered)
       gathered = strided::index_select_into(labels, 0, picks, std::span(batch_labels).first(n));
     if (!gathered) return std::move(gathered).error();
     // The filled part of the buffer as an NHWC tensor sharing it, then NCHW: views, no copy.
-    const std::shared_ptr<const std::uint8_t> shared(bytes, bytes.get());
+    const std::shared_ptr<const std::uint8_t> shared(bytes, bytes->data());
     auto nhwc =
         Bytes::from_shared(shared, n * kSampleBytes,
                            strided::Layout::contiguous({n, kHeight, kWidth, kChannels}).value());
@@ -273,7 +274,7 @@ int shuffled_epochs() {
   print_channels("per-channel std: ", stdev);
 
   DatasetLoader loader{images, strided::arange<std::int64_t>(kSamples).value(), mean, stdev};
-  const std::uint8_t* const buffer = loader.bytes.get();        // every batch must land here
+  const std::uint8_t* const buffer = loader.bytes->data();      // every batch must land here
   std::vector<std::int64_t> order = loader.labels.to_vector();  // 0, 1, ..., N - 1
   std::mt19937 rng(5489);
   for (std::size_t epoch = 0; epoch < kEpochs; ++epoch) {
