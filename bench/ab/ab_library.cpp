@@ -61,8 +61,8 @@ namespace {
 // The matrix as a tensor that does not own it (an empty owner aliasing the caller's pointer).
 strided::Tensor<float> matrix(const strided_ab::Op& op) {
   const std::shared_ptr<const float> view(std::shared_ptr<const float>(), op.src);
-  return strided::Tensor<float>::from_shared(view, op.rows * op.cols,
-                                              strided::Layout::contiguous({op.rows, op.cols}).value())
+  return strided::Tensor<float>::from_shared(
+             view, op.rows * op.cols, strided::Layout::contiguous({op.rows, op.cols}).value())
       .value();
 }
 

@@ -71,8 +71,8 @@ int main(int argc, char** argv) {
         next(), base();
     }
     const double m = median(t_memcpy);
-    std::printf("%zux%zu %s, %zu threads, %d calls: base %.2f  new %.2f  (x memcpy)%s\n", rows, cols,
-                names[kind], threads, calls, median(t_base) / m, median(t_new) / m,
+    std::printf("%zux%zu %s, %zu threads, %d calls: base %.2f  new %.2f  (x memcpy)%s\n", rows,
+                cols, names[kind], threads, calls, median(t_base) / m, median(t_new) / m,
                 check_base == check_new ? "" : "  RESULTS DIFFER");
   }
 }
