@@ -20,8 +20,8 @@ namespace strided {
 
 /// An element type a Tensor can print (operator<<, to_string, display, fmt / std::format): an
 /// integer or bool, a floating type (float, double, f16, bf16, a user type whose element_traits
-/// give to_f32), or a user type with an `operator<<` on std::ostream or, where <format> exists, a
-/// std::formatter.
+/// give to_f32), or a user type with an `operator<<` on std::ostream or, where the standard
+/// library has std::format, a std::formatter.
 template <class T>
 concept Printable = detail::Printable<T>;
 
