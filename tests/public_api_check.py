@@ -352,6 +352,14 @@ SELFTEST = [
     ("namespace strided { class R { union S { S(detail::tag); }; public: R(); }; }", 0),
     ("namespace strided { class R { public: union S { S(detail::tag); }; }; }", 1),
     ("namespace strided { struct A { A& operator=(const detail::R&); }; }", 1),
+    ("namespace strided { template <class S> class Types { using Info = detail::info<S>;"
+     " public: using batch = typename Info::batch; }; }", 0),
+    ("namespace strided { template <class S> class Types { public: using Info = detail::info<S>;"
+     " }; }", 1),
+    ("template <strided::detail::P T> struct fmt::formatter<strided::Tensor<T>> { private:"
+     " strided::detail::Spec spec_; };", 1),
+    ("template <strided::P T> struct fmt::formatter<strided::Tensor<T>> { private:"
+     " strided::detail::Spec spec_; };", 0),
 ]
 
 
