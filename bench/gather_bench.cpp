@@ -37,7 +37,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t dataset_bytes = std::size_t{128} << 20;
 
-std::size_t all_threads() { return strided::detail::default_thread_count(); }
+std::size_t all_threads() { return strided::detail::hardware_thread_count(); }
 
 double seconds(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();

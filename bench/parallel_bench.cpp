@@ -43,7 +43,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::size_t all_threads() { return strided::detail::default_thread_count(); }
+std::size_t all_threads() { return strided::detail::hardware_thread_count(); }
 
 double seconds(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();

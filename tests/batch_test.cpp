@@ -485,6 +485,7 @@ TEST_CASE("inference_input is the tensor or the first member, recursively", "[ba
   using Nested = std::tuple<std::pair<Tensor<double>, Tensor<float>>, Tensor<std::int64_t>>;
   const Nested nested(std::pair(Tensor<double>::scalar(1.0), x), y);
   STATIC_REQUIRE(std::is_same_v<strided::input_t<Nested>, Tensor<double>>);
+  STATIC_REQUIRE(std::is_same_v<strided::SampleTypes<const Nested>::input, Tensor<double>>);
   REQUIRE(&strided::inference_input(nested) == &std::get<0>(nested).first);
 
   // a temporary batch: returned by value, sharing the buffer

@@ -229,6 +229,36 @@ TEST_CASE("numeric_limits describe the formats", "[half]") {
   CHECK(std::ldexp(1.0f, 1 - LB::digits) == static_cast<float>(LB::epsilon()));
 }
 
+// The members f16 and bf16 share with float: each specialisation spells them out, so a typo in
+// one of the two would otherwise go unseen.
+template <class H>
+void check_float_like_limits() {
+  using L = std::numeric_limits<H>;
+  using F = std::numeric_limits<float>;
+  CHECK(L::is_specialized);
+  CHECK(L::is_signed == F::is_signed);
+  CHECK(L::is_integer == F::is_integer);
+  CHECK(L::is_exact == F::is_exact);
+  CHECK(L::has_infinity == F::has_infinity);
+  CHECK(L::has_quiet_NaN == F::has_quiet_NaN);
+  CHECK(L::has_signaling_NaN == F::has_signaling_NaN);
+  CHECK(L::has_denorm == std::denorm_present);  // both formats have subnormals
+  CHECK_FALSE(L::has_denorm_loss);
+  CHECK(L::round_style == F::round_style);
+  CHECK(L::is_bounded == F::is_bounded);
+  CHECK(L::is_modulo == F::is_modulo);
+  CHECK(L::radix == F::radix);
+  CHECK_FALSE(L::traps);
+  CHECK_FALSE(L::tinyness_before);
+}
+
+TEST_CASE("numeric_limits share float's flags", "[half]") {
+  check_float_like_limits<f16>();
+  check_float_like_limits<bf16>();
+  CHECK(std::numeric_limits<f16>::is_iec559);
+  CHECK_FALSE(std::numeric_limits<bf16>::is_iec559);
+}
+
 TEST_CASE("comparisons follow float semantics", "[half]") {
   // For every pair drawn from a sample that covers zeros, NaNs, infs and subnormals, the
   // comparison must equal the comparison of the widened floats.

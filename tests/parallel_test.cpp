@@ -13,12 +13,15 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <random>
 #include <set>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "catch_shim.hpp"
@@ -384,36 +387,139 @@ TEST_CASE("no thread exists before the first large copy, nor ever with one threa
         }) == 0);
 }
 
-TEST_CASE("parse_thread_count accepts positive integers only") {
-  using strided::detail::parse_thread_count;
-  std::size_t n = 7;
-  CHECK(parse_thread_count("4", n));
-  CHECK(n == 4);
-  CHECK(parse_thread_count("128", n));
-  CHECK(n == 128);
-  for (const char* bad : {"", "0", "-2", "4x", "x4", " 4", "4 ", "99999999999999999999"}) {
-    INFO("'" << bad << "'");
-    n = 7;
-    CHECK_FALSE(parse_thread_count(bad, n));
-    CHECK(n == 7);
+TEST_CASE("STRIDED_NUM_THREADS: a positive decimal count, anything else has a reason") {
+  using strided::detail::parse_env_thread_count;
+  const auto unset = parse_env_thread_count(nullptr);
+  CHECK(unset.count == 0);
+  CHECK(unset.problem == nullptr);
+  for (const auto& [text, count] :
+       {std::pair<const char*, std::size_t>{"1", 1}, {"4", 4}, {"0012", 12}, {"65536", 65536}}) {
+    INFO("'" << text << "'");
+    const auto env = parse_env_thread_count(text);
+    CHECK(env.count == count);
+    CHECK(env.problem == nullptr);
   }
-  CHECK_FALSE(parse_thread_count(nullptr, n));
-  ::setenv("STRIDED_NUM_THREADS", "5", 1);
-  CHECK(strided::detail::initial_thread_count() == 5);
-  ::setenv("STRIDED_NUM_THREADS", "five", 1);
-  CHECK(strided::detail::initial_thread_count() == strided::detail::default_thread_count());
-  ::unsetenv("STRIDED_NUM_THREADS");
+  const std::string not_a_count = "is not a positive decimal integer";
+  const std::string too_many = "asks for more than 65536 threads";
+  const std::string zero = "asks for 0 threads (1 turns the pool off)";
+  for (const auto& [text, problem] : {std::pair<const char*, std::string>{"", "is empty"},
+                                      {"abc", not_a_count},
+                                      {"-1", not_a_count},
+                                      {"+4", not_a_count},
+                                      {"4x", not_a_count},
+                                      {"1e9", not_a_count},
+                                      {" 4", not_a_count},
+                                      {"4 ", not_a_count},
+                                      {"2.5", not_a_count},
+                                      {"0", zero},
+                                      {"000", zero},
+                                      {"65537", too_many},
+                                      {"1000000000", too_many},
+                                      {"99999999999999999999999", too_many}}) {
+    INFO("'" << text << "'");
+    const auto env = parse_env_thread_count(text);
+    CHECK(env.count == 0);
+    REQUIRE(env.problem != nullptr);
+    CHECK(env.problem == problem);
+  }
+}
+
+// The text ParallelState writes to its report stream when started with STRIDED_NUM_THREADS = env.
+std::string report_of(const char* env, std::size_t& threads, std::size_t& after_reset) {
+  std::FILE* report = std::tmpfile();
+  REQUIRE(report != nullptr);
+  {
+    strided::detail::ParallelState state(env, report);
+    threads = state.threads();
+    state.set_threads(3);
+    state.set_threads(0);  // the default again, without a second report
+    after_reset = state.threads();
+  }
+  std::string text(256, '\0');
+  std::rewind(report);
+  text.resize(std::fread(text.data(), 1, text.size(), report));
+  std::fclose(report);
+  return text;
+}
+
+TEST_CASE("the default is STRIDED_NUM_THREADS when valid; set_num_threads(0) restores it") {
+  const std::size_t hardware = strided::detail::hardware_thread_count();
+  std::size_t threads = 0, after_reset = 0;
+  CHECK(report_of("5", threads, after_reset).empty());
+  CHECK(threads == 5);
+  CHECK(after_reset == 5);
+  CHECK(report_of(nullptr, threads, after_reset).empty());
+  CHECK(threads == hardware);
+  CHECK(after_reset == hardware);
+  CHECK(report_of("abc", threads, after_reset) ==
+        "strided: STRIDED_NUM_THREADS=\"abc\" is not a positive decimal integer; using the "
+        "hardware thread count, " +
+            std::to_string(hardware) + "\n");
+  CHECK(threads == hardware);
+  CHECK(after_reset == hardware);
+  CHECK(report_of("", threads, after_reset) ==
+        "strided: STRIDED_NUM_THREADS=\"\" is empty; using the hardware thread count, " +
+            std::to_string(hardware) + "\n");
+  CHECK(threads == hardware);
+  // A long value is cut in the message.
+  const std::string long_value(60, '7');
+  CHECK(report_of(long_value.c_str(), threads, after_reset) ==
+        "strided: STRIDED_NUM_THREADS=\"" + std::string(40, '7') +
+            "...\" asks for more than 65536 threads; using the hardware thread count, " +
+            std::to_string(hardware) + "\n");
+}
+
+// Run by CTest alone in a fresh process under a given STRIDED_NUM_THREADS (tests/CMakeLists.txt,
+// parallel_test/env.*): the process's own settings, read at first use, with stderr captured.
+// STRIDED_TEST_WANT_THREADS is the count expected ("hardware": the hardware's),
+// STRIDED_TEST_WANT_REPORT a piece of the one line expected on stderr (empty: none).
+TEST_CASE("the process reads STRIDED_NUM_THREADS once, at first use", "[.][env]") {
+  const char* want_threads = std::getenv("STRIDED_TEST_WANT_THREADS");
+  const char* want_report = std::getenv("STRIDED_TEST_WANT_REPORT");
+  REQUIRE(want_threads != nullptr);
+  REQUIRE(want_report != nullptr);
+  const std::size_t want = std::string(want_threads) == "hardware"
+                               ? strided::detail::hardware_thread_count()
+                               : std::stoul(want_threads);
+  std::FILE* captured = std::tmpfile();
+  REQUIRE(captured != nullptr);
+  std::fflush(stderr);
+  const int saved = ::dup(2);
+  ::dup2(::fileno(captured), 2);
+  const std::size_t first = strided::num_threads();
+  ::setenv("STRIDED_NUM_THREADS", "7", 1);  // read already: no effect
+  strided::set_num_threads(2);
+  strided::set_num_threads(0);
+  const std::size_t after_reset = strided::num_threads();
+  std::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  std::string text(1024, '\0');
+  std::rewind(captured);
+  text.resize(std::fread(text.data(), 1, text.size(), captured));
+  std::fclose(captured);
+  CHECK(first == want);
+  CHECK(after_reset == want);
+  if (*want_report == '\0') {
+    CHECK(text.empty());
+  } else {
+    INFO(text);
+    CHECK(text.find(want_report) != std::string::npos);
+    CHECK(std::count(text.begin(), text.end(), '\n') == 1);  // one line, however often it is read
+  }
 }
 
 TEST_CASE("set_num_threads: 0 is the default, any other count is kept") {
   const ThreadsFor restore(0);
-  CHECK(strided::num_threads() == strided::detail::default_thread_count());
+  const std::size_t initial = strided::num_threads();
+  if (std::getenv("STRIDED_NUM_THREADS") == nullptr)
+    CHECK(initial == strided::detail::hardware_thread_count());
   strided::set_num_threads(3);
   CHECK(strided::num_threads() == 3);
   strided::set_num_threads(1);
   CHECK(strided::num_threads() == 1);
   strided::set_num_threads(0);
-  CHECK(strided::num_threads() == strided::detail::default_thread_count());
+  CHECK(strided::num_threads() == initial);
 }
 
 Tensor<std::int32_t> iota_tensor(const Shape& shape, std::int32_t start = 0) {
@@ -645,7 +751,7 @@ TEST_CASE("docs: turning the threads off, and running chunks on the application'
   const auto image = iota_tensor({1024, 768});
   strided::set_num_threads(1);  // or STRIDED_NUM_THREADS=1: no pool, every copy on the caller
   const auto serial = image.transpose(0, 1).value().contiguous();
-  strided::set_num_threads(0);  // back to the default, std::thread::hardware_concurrency()
+  strided::set_num_threads(0);  // back to the default: STRIDED_NUM_THREADS, else every core
   // An application with its own threads runs the chunks there (TBB: tbb::parallel_for over
   // [0, count); OpenMP: #pragma omp parallel for). Here: one std::thread per chunk.
   strided::set_parallel_executor([](std::size_t count, strided::ChunkRunner run) {

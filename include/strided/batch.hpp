@@ -149,13 +149,27 @@ template <class R>
 concept SampleRange = std::ranges::contiguous_range<const R> && std::ranges::sized_range<const R> &&
     Sample<std::ranges::range_value_t<const R>>;
 
+/// The types a Sample S stands for in batching; batch_t and input_t name them.
+template <Sample S>
+class SampleTypes {
+  using Info = detail::sample_info<std::remove_cv_t<S>>;
+
+ public:
+  /// What stack_samples / concat_batches return for samples of type S: Tensor<T> for a
+  /// Tensor<T>; for a pair, tuple or sample_traits type, its make_batch of the members' batches.
+  using batch = typename Info::batch;
+  /// When S is a batch, the tensor type inference_input() returns: its first member's, down to a
+  /// Tensor.
+  using input = typename Info::input;
+};
+
 /// The batch a sample type stacks into (and the type concat_batches returns for it).
 template <Sample S>
-using batch_t = typename detail::sample_info<std::remove_cv_t<S>>::batch;
+using batch_t = typename SampleTypes<S>::batch;
 
 /// The tensor type inference_input() returns for a batch type.
 template <Sample B>
-using input_t = typename detail::sample_info<std::remove_cv_t<B>>::input;
+using input_t = typename SampleTypes<B>::input;
 
 /// The batch type stacking the samples of range R gives.
 template <SampleRange R>

@@ -1,7 +1,7 @@
 // Runtime element types: the DType enum, dtype_of<T>, and THE registry of per-dtype facts (size,
 // name, kind, NumPy descr, safetensors name, DLPack code and bits, PyTorch name). Every format,
 // printer and trait reads its facts here; adding a built-in type means adding one row below and
-// one type to `builtin_element_types`, nothing else. Needs only the standard library.
+// one type to `dtype_type`'s list, nothing else. Needs only the standard library.
 #pragma once
 
 // clang-format off
@@ -97,14 +97,23 @@ inline constexpr std::array<ForeignDType, 2> safetensors_foreign_dtypes = {{
     {"F8_E4M3", 1},
 }};
 
+/// The C++ type of a DType: dtype_type<DType::f32> is float.
+template <DType D>
+using dtype_type = std::tuple_element_t<
+    static_cast<std::size_t>(D),
+    std::tuple<bool, std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t,
+               std::int32_t, std::uint64_t, std::int64_t, f16, bf16, float, double>>;
+
 namespace detail {
 template <class... Ts>
 struct type_list {};
 
-/// The C++ type of each DType, in registry order.
+template <std::size_t... I>
+auto dtype_types(std::index_sequence<I...>) -> type_list<dtype_type<static_cast<DType>(I)>...>;
+
+/// The C++ type of each DType, in registry order (dtype_type's list, as a type_list).
 using builtin_element_types =
-    type_list<bool, std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::uint32_t,
-              std::int32_t, std::uint64_t, std::int64_t, f16, bf16, float, double>;
+    decltype(dtype_types(std::make_index_sequence<dtype_registry.size()>{}));
 
 template <class T, class... Ts>
 constexpr std::size_t index_in(type_list<Ts...>) noexcept {
@@ -113,9 +122,6 @@ constexpr std::size_t index_in(type_list<Ts...>) noexcept {
     if (matches[i]) return i;
   return sizeof...(Ts);
 }
-
-template <std::size_t I, class... Ts>
-auto type_at(type_list<Ts...>) -> std::tuple_element_t<I, std::tuple<Ts...>>;
 
 template <class... Ts>
 constexpr bool registry_matches_types(type_list<Ts...>) noexcept {
@@ -128,7 +134,7 @@ constexpr bool registry_matches_types(type_list<Ts...>) noexcept {
   return true;
 }
 static_assert(registry_matches_types(builtin_element_types{}),
-              "dtype_registry rows must follow DType and builtin_element_types, with their sizes");
+              "dtype_registry rows must follow DType and dtype_type, with their sizes");
 }  // namespace detail
 
 /// True for the 13 built-in element types (those a DType names).
@@ -153,11 +159,6 @@ constexpr bool is_dtype_kind(DTypeKind kind) noexcept {
   else
     return false;
 }
-
-/// The C++ type of a DType: dtype_type<DType::f32> is float.
-template <DType D>
-using dtype_type =
-    decltype(detail::type_at<static_cast<std::size_t>(D)>(detail::builtin_element_types{}));
 
 /// The registry row of `d`. A value outside the enumerators (a cast from a bad integer) gives
 /// the row of bool rather than reading out of bounds.

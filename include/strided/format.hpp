@@ -57,19 +57,6 @@ struct TextSpec {
   }
 };
 
-/// The formatter of Shape or Strides (`V`) for fmt or std: strided::to_string(values) written
-/// through `StringFormatter`, the library's formatter of `StringView`, so string specs such as
-/// {:>20} apply to the whole text.
-template <class V, class StringFormatter, class StringView>
-struct ListFormatter : StringFormatter {
-  /// Writes strided::to_string(values) under the string spec.
-  template <class FormatContext>
-  auto format(const V& values, FormatContext& ctx) const -> decltype(ctx.out()) {
-    const std::string text = strided::to_string(values);
-    return StringFormatter::format(StringView(text), ctx);
-  }
-};
-
 /// Parses `[.N] | ? | #?` up to the closing brace and returns the position reached; `ok` turns
 /// false when the spec is invalid.
 template <class It>
@@ -114,14 +101,12 @@ inline constexpr const char* text_spec_error =
 
 /// fmt::format("{}", t): Display; {:.N} sets the precision; {:?} Debug, {:#?} pretty Debug.
 /// Any other spec is a compile-time error.
-template <strided::detail::Printable T>
+template <strided::Printable T>
 struct fmt::formatter<strided::Tensor<T>> {
-  strided::detail::TextSpec spec;  ///< the parsed format spec
-
   /// Parses {}, {:.N}, {:?} or {:#?}.
   FMT_CONSTEXPR auto parse(fmt::format_parse_context& ctx) -> decltype(ctx.begin()) {
     bool ok = true;
-    auto it = strided::detail::parse_text_spec(ctx.begin(), ctx.end(), spec, ok);
+    auto it = strided::detail::parse_text_spec(ctx.begin(), ctx.end(), spec_, ok);
 #if FMT_VERSION >= 110000
     if (!ok) fmt::report_error(strided::detail::text_spec_error);
 #else
@@ -133,46 +118,67 @@ struct fmt::formatter<strided::Tensor<T>> {
   /// Writes the text of `t` under the parsed spec.
   template <class FormatContext>
   auto format(const strided::Tensor<T>& t, FormatContext& ctx) const -> decltype(ctx.out()) {
-    return spec.write(t, ctx.out());
+    return spec_.write(t, ctx.out());
+  }
+
+ private:
+  strided::detail::TextSpec spec_;
+};
+
+/// fmt::format("{}", t.shape()): `[8, 3, 3, 3]`; string specs such as {:>20} apply to the whole
+/// text. Full specialisations, so they win over fmt's range formatter when <fmt/ranges.h> is
+/// included too.
+template <>
+struct fmt::formatter<strided::Shape> : fmt::formatter<fmt::string_view> {
+  /// Writes strided::to_string(shape) under the string spec.
+  template <class FormatContext>
+  auto format(const strided::Shape& shape, FormatContext& ctx) const -> decltype(ctx.out()) {
+    const std::string text = strided::to_string(shape);
+    return fmt::formatter<fmt::string_view>::format(fmt::string_view(text), ctx);
   }
 };
 
-/// fmt::format("{}", t.shape()): `[8, 3, 3, 3]`. Full specialisations, so they win over fmt's
-/// range formatter when <fmt/ranges.h> is included too.
+/// fmt::format("{}", t.strides()): `[9, 3, -1]`, under the same string specs.
 template <>
-struct fmt::formatter<strided::Shape>
-    : strided::detail::ListFormatter<strided::Shape, fmt::formatter<fmt::string_view>,
-                                     fmt::string_view> {};
-
-/// fmt::format("{}", t.strides()): `[9, 3, -1]`.
-template <>
-struct fmt::formatter<strided::Strides>
-    : strided::detail::ListFormatter<strided::Strides, fmt::formatter<fmt::string_view>,
-                                     fmt::string_view> {};
+struct fmt::formatter<strided::Strides> : fmt::formatter<fmt::string_view> {
+  /// Writes strided::to_string(strides) under the string spec.
+  template <class FormatContext>
+  auto format(const strided::Strides& strides, FormatContext& ctx) const -> decltype(ctx.out()) {
+    const std::string text = strided::to_string(strides);
+    return fmt::formatter<fmt::string_view>::format(fmt::string_view(text), ctx);
+  }
+};
 
 #if defined(__cpp_lib_format)
-namespace strided::detail {
-template <class V>
-using StdListFormatter = ListFormatter<V, std::formatter<std::string_view, char>, std::string_view>;
-}  // namespace strided::detail
-
 /// std::format("{}", shape): `[8, 3, 3, 3]` (a full specialisation: it wins over C++23's ranges).
 template <>
-struct std::formatter<strided::Shape, char> : strided::detail::StdListFormatter<strided::Shape> {};
-/// std::format("{}", strides).
+struct std::formatter<strided::Shape, char> : std::formatter<std::string_view, char> {
+  /// Writes strided::to_string(shape) under the string spec.
+  template <class FormatContext>
+  auto format(const strided::Shape& shape, FormatContext& ctx) const -> decltype(ctx.out()) {
+    const std::string text = strided::to_string(shape);
+    return std::formatter<std::string_view, char>::format(std::string_view(text), ctx);
+  }
+};
+
+/// std::format("{}", strides): `[9, 3, -1]`.
 template <>
-struct std::formatter<strided::Strides, char>
-    : strided::detail::StdListFormatter<strided::Strides> {};
+struct std::formatter<strided::Strides, char> : std::formatter<std::string_view, char> {
+  /// Writes strided::to_string(strides) under the string spec.
+  template <class FormatContext>
+  auto format(const strided::Strides& strides, FormatContext& ctx) const -> decltype(ctx.out()) {
+    const std::string text = strided::to_string(strides);
+    return std::formatter<std::string_view, char>::format(std::string_view(text), ctx);
+  }
+};
 
 /// std::format("{}", t), with the same specs as the fmt::formatter.
-template <strided::detail::Printable T>
+template <strided::Printable T>
 struct std::formatter<strided::Tensor<T>, char> {
-  strided::detail::TextSpec spec;  ///< the parsed format spec
-
   /// Parses {}, {:.N}, {:?} or {:#?}.
   constexpr auto parse(std::format_parse_context& ctx) -> decltype(ctx.begin()) {
     bool ok = true;
-    auto it = strided::detail::parse_text_spec(ctx.begin(), ctx.end(), spec, ok);
+    auto it = strided::detail::parse_text_spec(ctx.begin(), ctx.end(), spec_, ok);
 #if defined(__cpp_exceptions)
     if (!ok) throw std::format_error(strided::detail::text_spec_error);
 #else
@@ -184,7 +190,10 @@ struct std::formatter<strided::Tensor<T>, char> {
   /// Writes the text of `t` under the parsed spec.
   template <class FormatContext>
   auto format(const strided::Tensor<T>& t, FormatContext& ctx) const -> decltype(ctx.out()) {
-    return spec.write(t, ctx.out());
+    return spec_.write(t, ctx.out());
   }
+
+ private:
+  strided::detail::TextSpec spec_;
 };
 #endif

@@ -224,10 +224,21 @@ struct bf16 : HalfFloat<bf16, float_formats::bfloat16> {
 
 static_assert(sizeof(f16) == 2 && sizeof(bf16) == 2);
 
-namespace detail {
+}  // namespace strided
 
-/// The std::numeric_limits members that f16 and bf16 share with float.
-struct HalfLimitsCommon {
+namespace std {
+
+/// std::numeric_limits for strided::f16: the constants of IEEE 754 binary16.
+template <>
+class numeric_limits<strided::f16> {
+  using T = strided::f16;
+  static constexpr T b(std::uint16_t v) noexcept { return T::from_bits(v); }
+
+ public:
+  /// @name The members of std::numeric_limits
+  ///@{
+
+  /// As for float, with binary16's values where the formats differ.
   static constexpr bool is_specialized = true;
   static constexpr bool is_signed = true;
   static constexpr bool is_integer = false;
@@ -243,24 +254,6 @@ struct HalfLimitsCommon {
   static constexpr int radix = 2;
   static constexpr bool traps = false;
   static constexpr bool tinyness_before = false;
-};
-
-}  // namespace detail
-}  // namespace strided
-
-namespace std {
-
-/// std::numeric_limits for strided::f16: the constants of IEEE 754 binary16.
-template <>
-class numeric_limits<strided::f16> : public strided::detail::HalfLimitsCommon {
-  using T = strided::f16;
-  static constexpr T b(std::uint16_t v) noexcept { return T::from_bits(v); }
-
- public:
-  /// @name The members of std::numeric_limits
-  ///@{
-
-  /// As for float, with binary16's values (the rest, shared with bf16, as float's).
   static constexpr bool is_iec559 = true;
   static constexpr int digits = 11;
   static constexpr int digits10 = 3;
@@ -284,7 +277,7 @@ class numeric_limits<strided::f16> : public strided::detail::HalfLimitsCommon {
 /// std::numeric_limits for strided::bf16: the constants of bfloat16 (float's exponent range,
 /// 8 significant bits).
 template <>
-class numeric_limits<strided::bf16> : public strided::detail::HalfLimitsCommon {
+class numeric_limits<strided::bf16> {
   using T = strided::bf16;
   static constexpr T b(std::uint16_t v) noexcept { return T::from_bits(v); }
 
@@ -292,7 +285,22 @@ class numeric_limits<strided::bf16> : public strided::detail::HalfLimitsCommon {
   /// @name The members of std::numeric_limits
   ///@{
 
-  /// As for float, with bfloat16's values (the rest, shared with f16, as float's).
+  /// As for float, with bfloat16's values where the formats differ.
+  static constexpr bool is_specialized = true;
+  static constexpr bool is_signed = true;
+  static constexpr bool is_integer = false;
+  static constexpr bool is_exact = false;
+  static constexpr bool has_infinity = true;
+  static constexpr bool has_quiet_NaN = true;
+  static constexpr bool has_signaling_NaN = true;
+  static constexpr std::float_denorm_style has_denorm = std::denorm_present;
+  static constexpr bool has_denorm_loss = false;
+  static constexpr std::float_round_style round_style = std::round_to_nearest;
+  static constexpr bool is_bounded = true;
+  static constexpr bool is_modulo = false;
+  static constexpr int radix = 2;
+  static constexpr bool traps = false;
+  static constexpr bool tinyness_before = false;
   static constexpr bool is_iec559 = false;  // not an IEEE 754 interchange format
   static constexpr int digits = 8;
   static constexpr int digits10 = 2;

@@ -21,10 +21,12 @@ namespace strided {
 using ParallelExecutor = std::function<void(std::size_t count, ChunkRunner run)>;
 
 /// Sets how many threads (the caller included) large copies may use; 1 turns the pool off (no
-/// thread is ever started), 0 restores the default, std::thread::hardware_concurrency(). The
-/// process starts with STRIDED_NUM_THREADS when it is a positive integer. Takes effect at the next
-/// copy: copies already running finish with the count they started with. Workers already started
-/// stay asleep when the count goes down.
+/// thread is ever started), 0 restores the default. The default is STRIDED_NUM_THREADS when it
+/// is a positive decimal integer (up to 65536), else std::thread::hardware_concurrency(); the
+/// variable is read once, at the first large copy or call of num_threads() / set_num_threads()
+/// (a later setenv changes nothing), and a set but invalid value ("abc", "0", "-1", "4 threads",
+/// "") is reported once on stderr. Takes effect at the next copy: copies already running finish
+/// with the count they started with. Workers already started stay asleep when the count goes down.
 STRIDED_FUNC void set_num_threads(std::size_t n) noexcept;
 
 /// The thread count large copies use now (>= 1).

@@ -115,7 +115,7 @@ struct ElementCountMismatch {
   Shape shape;           ///< the shape they were given for
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const ElementCountMismatch& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const ElementCountMismatch& e) {
   m << e.elements << " elements do not match shape ";
   m.dims(e.shape.span()) << " (" << detail::checked_numel_or_zero(e.shape.span()) << " elements)";
 }
@@ -129,7 +129,7 @@ struct InferMismatch {
   Shape shape;         ///< the shape as written, strided::infer included
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const InferMismatch& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const InferMismatch& e) {
   m << "shape ";
   m.dims_with_infer(e.shape.span())
       << " cannot hold " << e.numel << " elements: " << e.numel << " is not a multiple of "
@@ -142,7 +142,7 @@ struct SizeOverflow {
   Shape shape;  ///< the shape whose layout overflows
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const SizeOverflow& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const SizeOverflow& e) {
   m << "the element count, a stride or the offset of shape ";
   m.dims(e.shape.span()) << " overflows";
 }
@@ -153,7 +153,7 @@ struct RankTooLarge {
   std::size_t rank;                                                       ///< the rank asked for
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const RankTooLarge& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const RankTooLarge& e) {
   m << "rank " << e.rank << " exceeds the maximum rank " << max_rank;
 }
 
@@ -164,7 +164,7 @@ struct RankMismatch {
   std::size_t entries;  ///< the number of axes or indices given
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const RankMismatch& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const RankMismatch& e) {
   m << e.entries << " entries given for a tensor of rank " << e.rank;
 }
 
@@ -175,7 +175,7 @@ struct RankRequired {
   std::size_t required;  ///< the rank the operation needs
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const RankRequired& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const RankRequired& e) {
   m << "needs rank " << e.required << ", got rank " << e.rank;
 }
 
@@ -186,7 +186,7 @@ struct AxisOutOfRange {
   Shape shape;  ///< the operand's shape
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const AxisOutOfRange& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const AxisOutOfRange& e) {
   m << "axis " << e.axis << " is out of range for rank " << e.shape.size() << " (shape ";
   m.dims(e.shape.span()) << ")";
 }
@@ -198,7 +198,7 @@ struct DuplicateAxis {
   Shape axes;        ///< the list of axes given
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const DuplicateAxis& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const DuplicateAxis& e) {
   m << "axis " << e.axis << " appears more than once in ";
   m.dims(e.axes.span());
 }
@@ -211,7 +211,7 @@ struct IndexOutOfRange {
   Shape shape;  ///< the operand's shape
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const IndexOutOfRange& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const IndexOutOfRange& e) {
   const std::size_t size = detail::axis_size_or_zero(e.shape, e.axis);
   m << "index " << e.index << " is out of bounds for axis " << e.axis << " of size " << size
     << " (shape ";
@@ -228,7 +228,7 @@ struct RangeOutOfRange {
   Shape shape;         ///< the operand's shape
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const RangeOutOfRange& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const RangeOutOfRange& e) {
   const std::size_t size = detail::axis_size_or_zero(e.shape, e.axis);
   if (e.start > SIZE_MAX - e.length)
     m << "range starting at " << e.start << " with length " << e.length << " overflows and";
@@ -246,7 +246,7 @@ struct NonContiguousReshape {
   Shape target;  ///< the shape asked for
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const NonContiguousReshape& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const NonContiguousReshape& e) {
   m << "shape ";
   m.dims(e.shape.span()) << " has no zero-copy view as ";
   m.dims(e.target.span()) << " with its strides; call contiguous() first";
@@ -259,7 +259,7 @@ struct BroadcastIncompatible {
   Shape target;  ///< the shape asked for, or the other operand's
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const BroadcastIncompatible& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const BroadcastIncompatible& e) {
   m << "shape ";
   m.dims(e.shape.span()) << " cannot be broadcast with ";
   m.dims(e.target.span());
@@ -272,7 +272,7 @@ struct InvalidArgument {
   const char* what;  ///< a string literal naming the broken requirement
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const InvalidArgument& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const InvalidArgument& e) {
   m << (e.what != nullptr ? e.what : "invalid argument");
 }
 
@@ -284,7 +284,7 @@ struct InvalidAxisArgument {
   const char* what;  ///< a string literal naming the broken requirement
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const InvalidAxisArgument& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const InvalidAxisArgument& e) {
   m << "axis " << e.axis << " of size " << detail::axis_size_or_zero(e.shape, e.axis) << " (shape ";
   m.dims(e.shape.span()) << "): " << e.what;
 }
@@ -297,7 +297,7 @@ struct StorageOutOfBounds {
   Shape shape;              ///< the layout's shape
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const StorageOutOfBounds& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const StorageOutOfBounds& e) {
   m << "a layout of shape ";
   m.dims(e.shape.span()) << " reaches storage index " << e.index
                          << ", outside the buffer of length " << e.storage_len;
@@ -310,7 +310,7 @@ struct StorageBelowZero {
   Shape shape;              ///< the layout's shape
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const StorageBelowZero& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const StorageBelowZero& e) {
   m << "a layout of shape ";
   m.dims(e.shape.span()) << " reaches below storage index 0 (buffer length " << e.storage_len
                          << ")";
@@ -322,7 +322,7 @@ struct AllocationFailed {
   std::size_t elements;  ///< the element count of the buffer
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const AllocationFailed& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const AllocationFailed& e) {
   m << "could not allocate a buffer of " << e.elements << " elements";
 }
 
@@ -332,9 +332,7 @@ struct OutOfMemory {
   static constexpr ShapeErrorKind kind = ShapeErrorKind::allocation_failed;  ///< its kind
 };
 /// Appends the message text of out_of_memory (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const OutOfMemory&) {
-  m << "out of memory";
-}
+[[gnu::cold]] inline void describe(MessageText& m, const OutOfMemory&) { m << "out of memory"; }
 
 }  // namespace shape_errors
 

@@ -16,7 +16,9 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -31,29 +33,55 @@
 
 namespace strided::detail {
 
-/// Parses STRIDED_NUM_THREADS: a positive decimal count. False for anything else (the default is
-/// kept: an environment variable cannot report an error).
-inline bool parse_thread_count(const char* text, std::size_t& out) noexcept {
-  if (text == nullptr || *text == '\0') return false;
+/// The most threads STRIDED_NUM_THREADS may ask for: a larger count is taken for a typo.
+inline constexpr std::size_t max_env_thread_count = 65536;
+static_assert(max_env_thread_count == 65536, "parse_env_thread_count's message names the limit");
+
+/// What the text of STRIDED_NUM_THREADS asks for: `count` threads, or 0 with the reason it cannot
+/// be used in `problem` (nullptr, with count 0, when the variable is unset).
+struct EnvThreadCount {
+  std::size_t count = 0;
+  const char* problem = nullptr;
+};
+
+/// Reads STRIDED_NUM_THREADS's text: a positive decimal count up to max_env_thread_count, digits
+/// only (libgomp rejects digits followed by letters in OMP_NUM_THREADS likewise, where PyTorch's
+/// stoi reads the leading digits).
+inline EnvThreadCount parse_env_thread_count(const char* text) noexcept {
+  if (text == nullptr) return {};
+  if (*text == '\0') return {0, "is empty"};
   std::size_t value = 0;
-  for (; *text >= '0' && *text <= '9'; ++text) {
-    if (value > 100000) return false;  // no machine has that many cores: a typo
-    value = value * 10 + static_cast<std::size_t>(*text - '0');
+  const char* end = text;
+  for (; *end >= '0' && *end <= '9'; ++end) {
+    value = value * 10 + static_cast<std::size_t>(*end - '0');
+    if (value > max_env_thread_count) return {0, "asks for more than 65536 threads"};
   }
-  if (*text != '\0' || value == 0) return false;
-  out = value;
-  return true;
+  if (end == text || *end != '\0') return {0, "is not a positive decimal integer"};
+  if (value == 0) return {0, "asks for 0 threads (1 turns the pool off)"};
+  return {value, nullptr};
 }
 
-inline std::size_t default_thread_count() noexcept {
+/// std::thread::hardware_concurrency(), or 1 when it is unknown.
+inline std::size_t hardware_thread_count() noexcept {
   const unsigned n = std::thread::hardware_concurrency();
   return n == 0 ? 1 : n;
 }
 
-inline std::size_t initial_thread_count() noexcept {
-  std::size_t n = 0;
-  if (parse_thread_count(std::getenv("STRIDED_NUM_THREADS"), n)) return n;
-  return default_thread_count();
+/// The default thread count: STRIDED_NUM_THREADS's (`env_text`) when it is valid, else the
+/// hardware's. A set but invalid value is reported on `report_to` (an environment variable has
+/// no caller to return an error to, and a silently ignored setting looks like a slow machine).
+inline std::size_t default_thread_count(const char* env_text, std::FILE* report_to) noexcept {
+  const EnvThreadCount env = parse_env_thread_count(env_text);
+  if (env.count != 0) return env.count;
+  const std::size_t hardware = hardware_thread_count();
+  if (env.problem != nullptr && report_to != nullptr) {
+    const bool cut = std::strlen(env_text) > 40;
+    std::fprintf(report_to,
+                 "strided: STRIDED_NUM_THREADS=\"%.40s%s\" %s; using the hardware thread count, "
+                 "%zu\n",
+                 env_text, cut ? "..." : "", env.problem, hardware);
+  }
+  return hardware;
 }
 
 /// True on pool workers and while a thread runs a chunk: a copy made there runs inline.
@@ -195,11 +223,17 @@ class Pool {
 /// copies made during static destruction, still find it alive.
 class ParallelState {
  public:
-  ParallelState() noexcept : threads_(initial_thread_count()) {}
+  /// The settings of a process whose STRIDED_NUM_THREADS is `env_text` (nullptr: unset); an
+  /// invalid value is reported on `report_to`. The process's own state reads the variable once,
+  /// at the library's first parallel use: getenv is not safe against a setenv on another thread,
+  /// and a bad value is reported once, not at every set_num_threads(0).
+  ParallelState(const char* env_text, std::FILE* report_to) noexcept
+      : default_threads_(default_thread_count(env_text, report_to)), threads_(default_threads_) {}
 
   std::size_t threads() const noexcept { return threads_.load(std::memory_order_relaxed); }
+  /// n threads; 0: the default this state started with.
   void set_threads(std::size_t n) noexcept {
-    threads_.store(n == 0 ? default_thread_count() : n, std::memory_order_relaxed);
+    threads_.store(n == 0 ? default_threads_ : n, std::memory_order_relaxed);
   }
 
   std::shared_ptr<const ParallelExecutor> executor() const {
@@ -237,6 +271,7 @@ class ParallelState {
   }
 
  private:
+  const std::size_t default_threads_;
   std::atomic<std::size_t> threads_;
   std::atomic<Pool*> pool_{nullptr};
   std::atomic<bool> has_executor_{false};
@@ -247,7 +282,8 @@ class ParallelState {
 inline ParallelState& parallel_state() noexcept {
   alignas(ParallelState) static unsigned char storage[sizeof(ParallelState)];
   static ParallelState* const state = [] {
-    auto* made = ::new (static_cast<void*>(storage)) ParallelState();
+    auto* made = ::new (static_cast<void*>(storage))
+        ParallelState(std::getenv("STRIDED_NUM_THREADS"), stderr);
     register_fork_handlers([] { parallel_state().before_fork(); },
                            [] { parallel_state().after_fork_in_parent(); },
                            [] { parallel_state().after_fork_in_child(); });
