@@ -118,6 +118,11 @@ template <class T, class LayoutOf, class Build, class Change>
 
 }  // namespace detail
 
+template <class Derived>
+class ViewOps;
+template <class Derived>
+class BroadcastOps;
+
 /// Where each element of an n-dimensional array lives in a flat buffer: element `i` is at
 /// `offset + sum(i[k] * strides[k])`. Strides count elements and are signed (0 = broadcast).
 ///
@@ -301,9 +306,7 @@ class Layout {
   ///@}
 
   /// @name View operations
-  /// Each returns a new layout and touches no data. The `_in_place` form of each changes this
-  /// layout instead and leaves it unchanged when it returns an error (`Tensor`'s views use it to
-  /// build their result where it is returned). reshape and broadcast_to are defined in
+  /// Each returns a new layout and touches no data. reshape and broadcast_to are defined in
   /// `<strided/layout_reshape.hpp>`, the extended operations, from `slice` on, in
   /// `<strided/layout_views.hpp>`; this header includes both.
   ///@{
@@ -399,7 +402,18 @@ class Layout {
   Result<std::vector<Layout>> chunk(std::size_t dim, std::size_t n) const;
   /// Every index of `dim` selected in turn: the axis's sub-layouts, in order.
   Result<std::vector<Layout>> unbind(std::size_t dim) const;
+  ///@}
 
+ private:
+  // The views of the classes that hold a layout change a copy of it in place, through the
+  // *_in_place members below, where their result is returned.
+  template <class Derived>
+  friend class ViewOps;
+  template <class Derived>
+  friend class BroadcastOps;
+
+  // Each *_in_place member changes this layout into the view and leaves it unchanged when it
+  // returns an error; the copying op of the same name is it applied to a copy.
   constexpr Result<void> transpose_in_place(std::size_t d0, std::size_t d1) {
     if (d0 >= rank()) return ShapeError::axis_out_of_range("transpose", d0, shape_);
     if (d1 >= rank()) return ShapeError::axis_out_of_range("transpose", d1, shape_);
@@ -454,9 +468,7 @@ class Layout {
   constexpr Result<void> movedim_in_place(std::size_t src, std::size_t dst);
   constexpr Result<void> diagonal_in_place(std::ptrdiff_t offset = 0, std::size_t d0 = 0,
                                            std::size_t d1 = 1);
-  ///@}
 
- private:
   constexpr Layout(Shape shape, Strides strides, std::size_t offset)
       : shape_(std::move(shape)), strides_(std::move(strides)), offset_(offset) {}
 
@@ -484,9 +496,10 @@ class Layout {
     return true;
   }
 
-  /// This layout, a copy of `from`, made from.broadcast_to(target) for a target of from's rank,
-  /// in one pass that checks each axis and writes it. False for any other target or any error;
-  /// this layout is then left changed, for the caller to discard or restore.
+  /// This layout, a copy of `from`, made from.broadcast_to(target) for a target of from's rank or
+  /// higher within the inline capacity, in one pass that checks each axis and writes it. False for
+  /// any other target or any error; this layout is then left changed, for the caller to discard or
+  /// restore.
   [[gnu::always_inline]] constexpr bool broadcast_from(const Layout& from,
                                                        const Shape& target) noexcept;
 

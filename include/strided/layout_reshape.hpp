@@ -144,24 +144,35 @@ constexpr std::optional<Strides> Layout::view_strides(const Shape& new_shape) co
 }
 
 constexpr bool Layout::broadcast_from(const Layout& from, const Shape& target) noexcept {
-  const std::size_t n = from.rank();
-  if (target.size() != n) return false;
+  const std::size_t n = from.rank(), m = target.size();
+  if (m < n || m > shape_.capacity() || m > strides_.capacity()) return false;
+  const std::size_t lead = m - n;  // new leading axes, NumPy's right alignment
+  if (lead != 0) {
+    shape_.resize(m);  // within the capacity: cannot allocate
+    strides_.resize(m);
+  }
   const std::size_t *to = target.data(), *old_sizes = from.shape_.data();
+  const std::ptrdiff_t* old_steps = from.strides_.data();
   std::size_t* sizes = shape_.data();
   std::ptrdiff_t* steps = strides_.data();
   // The count's bound, not the product: a chain of dependent multiplications would take longer
   // than the rest of the op. Targets past the bound go to the general path, which takes the
   // exact count.
   std::size_t any_bits = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t size = old_sizes[k], wanted = to[k];
-    any_bits |= wanted;
-    if (size == wanted && size != 1) continue;  // the copy holds this axis already
-    if (size != 1) return false;
-    sizes[k] = wanted;
+  for (std::size_t k = 0; k < lead; ++k) {
+    any_bits |= to[k];
+    sizes[k] = to[k];
     steps[k] = 0;
   }
-  return detail::sizes_below_bits(any_bits, n, std::numeric_limits<std::size_t>::digits);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t size = old_sizes[k], wanted = to[lead + k];
+    any_bits |= wanted;
+    if (size != wanted && size != 1) return false;
+    const bool kept = size == wanted && size != 1;  // a size-1 axis gets stride 0, as stretched
+    sizes[lead + k] = wanted;
+    steps[lead + k] = kept ? old_steps[k] : 0;
+  }
+  return detail::sizes_below_bits(any_bits, m, std::numeric_limits<std::size_t>::digits);
 }
 
 constexpr Result<void> Layout::broadcast_to_in_place(const Shape& target) {
