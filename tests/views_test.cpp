@@ -663,6 +663,44 @@ TEST_CASE("diagonal's quick path gives the general path's answer or error") {
   });
 }
 
+TEST_CASE("unflatten's quick path gives the reshape it is, or its error") {
+  // unflatten splits one axis; without axes of size 0 or 1 it writes the strides itself, which
+  // must be what reshape_exact (an independent path) gives for the same new shape. Random
+  // splits, sometimes with `infer`, a size 1 or a wrong product, on random layouts.
+  using strided_test::pick;
+  strided_test::for_random_layouts(
+      4000, [](const Layout& l, const Layout&, std::size_t, strided_test::Rng& rng) {
+        if (l.rank() == 0) return;
+        const std::size_t dim = pick(rng, l.rank()), size = l.shape()[dim];
+        Shape parts;
+        std::size_t rest = size;
+        for (std::size_t f = 2; f <= 4 && rest > 1; ++f)
+          while (rest % f == 0 && pick(rng, 2) == 0) {
+            parts.push_back(f);
+            rest /= f;
+          }
+        parts.push_back(rest);
+        if (pick(rng, 6) == 0) parts.push_back(1);
+        if (pick(rng, 8) == 0) parts[0] += 1;  // a product that does not match
+        Shape resolved = parts;
+        if (pick(rng, 3) == 0) parts[pick(rng, parts.size())] = infer;
+        Shape whole;
+        for (std::size_t k = 0; k < l.rank(); ++k) {
+          if (k != dim) whole.push_back(l.shape()[k]);
+          for (std::size_t part : k == dim ? resolved : Shape{}) whole.push_back(part);
+        }
+        CAPTURE(l.shape(), l.strides(), l.offset(), dim, parts, whole);
+        const auto split = l.unflatten(dim, parts);
+        const auto reshaped = l.reshape_exact(whole);
+        if (strided_test::product(resolved) != size) {
+          CHECK_FALSE(split.has_value());
+          return;
+        }
+        REQUIRE(split.has_value() == reshaped.has_value());
+        if (split) CHECK(*split == *reshaped);
+      });
+}
+
 TEST_CASE("select of a layout without elements moves the offset as narrow does, when it fits") {
   // No element is reached, so any representable offset is right; select moves it as for a
   // layout with elements (NumPy moves its pointer the same way) and keeps it when the move

@@ -1,6 +1,6 @@
 // reshape and broadcast_to, the views that compute every stride anew: the definitions of their
-// Layout members (declared in layout.hpp, which includes this file at its end), and
-// broadcast_shape. Each op's common case (reshape_from, broadcast_from) runs first, without
+// Layout members (declared in strided/detail/layout_class.hpp; strided/layout.hpp includes all),
+// and broadcast_shape. Each op's common case (reshape_from, broadcast_from) runs first, without
 // allocating or building an error; its general path, out of line, handles every other case and
 // reports every error.
 #pragma once
@@ -15,13 +15,25 @@
 #include <optional>
 
 #include "strided/detail/allocation_guard.hpp"
+#include "strided/detail/layout_class.hpp"
 #include "strided/detail/layout_math.hpp"
 #include "strided/error.hpp"
-#include "strided/layout.hpp"
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
 
 namespace strided {
+
+constexpr Result<Layout> Layout::reshape(const Shape& requested) const {
+  return reshape_of(*this, itself, requested);
+}
+
+constexpr Result<Layout> Layout::reshape_exact(const Shape& new_shape) const {
+  return derived("reshape", [&](Layout& l) { return l.reshape_exact_in_place(new_shape); });
+}
+
+constexpr Result<Layout> Layout::broadcast_to(const Shape& target) const {
+  return broadcast_to_of(*this, itself, target);
+}
 
 constexpr Result<void> Layout::reshape_in_place(const Shape& requested) {
   if (rebuilt([&](const Layout& old) { return reshape_from(old, requested); })) return {};

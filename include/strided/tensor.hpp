@@ -26,6 +26,7 @@
 #include "strided/element.hpp"
 #include "strided/error.hpp"
 #include "strided/layout.hpp"
+#include "strided/print.hpp"  // Display and Debug of a Tensor: to_string, operator<<, ...
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
 #include "strided/values.hpp"
@@ -429,5 +430,3 @@ bool allclose(const Tensor<T>& a, const Tensor<T>& b, double rtol = 1e-5, double
 }
 
 }  // namespace strided
-
-#include "strided/print.hpp"  // Display and Debug of a Tensor: to_string, operator<<, ...

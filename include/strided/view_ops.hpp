@@ -120,7 +120,9 @@ class ViewOps {
   }
   /// Inserts an axis of size 1 at position `dim` (0 <= dim <= rank).
   Result<Derived> unsqueeze(std::size_t dim) const {
-    return changed("unsqueeze", [&](Layout& l) { return l.unsqueeze_in_place(dim); });
+    return built(
+        "unsqueeze", [&](Layout& l) { return l.unsqueeze_plain(dim); },
+        [&](Layout& l) { return l.unsqueeze_in_place(dim); });
   }
   /// The sub-view at `index` along `dim`, without that axis (NumPy's integer index).
   Result<Derived> select(std::size_t dim, std::size_t index) const {
@@ -137,7 +139,9 @@ class ViewOps {
   }
   /// Splits axis `dim` into `sizes` (one may be `strided::infer`).
   Result<Derived> unflatten(std::size_t dim, const Shape& sizes) const {
-    return changed("unflatten", [&](Layout& l) { return l.unflatten_in_place(dim, sizes); });
+    return built(
+        "unflatten", [&](Layout& l) { return l.unflatten_plain(dim, sizes); },
+        [&](Layout& l) { return l.unflatten_in_place(dim, sizes); });
   }
   /// Moves axis `src` to position `dst`, keeping the order of the others.
   Result<Derived> movedim(std::size_t src, std::size_t dst) const {
@@ -211,6 +215,19 @@ class ViewOps {
         return wrap(op, std::move(layout));
       });
     }
+  }
+
+  /// changed() for an op with a common case `plain`, a Layout::*_plain member that changes the
+  /// layout of the copy without allocating or building an error, or declines (false) with it
+  /// unchanged: it runs outside the allocation guard, as Layout::permute_of's common case does.
+  template <class Plain, class Change>
+  Result<Derived> built(const char* op, Plain&& plain, Change&& change) const {
+    if constexpr (builds_in_copy())
+      return detail::built_copy(
+          op, self(), Derived::layout_of, [&](Layout& out, const Layout&) { return plain(out); },
+          std::forward<Change>(change));
+    else
+      return changed(op, std::forward<Change>(change));
   }
 
   Result<std::vector<Derived>> pieces(const char* op, Result<std::vector<Layout>> layouts) const {
