@@ -159,10 +159,8 @@ constexpr bool Layout::broadcast_from(const Layout& from, const Shape& target) n
   const std::size_t n = from.rank(), m = target.size();
   if (m < n || m > shape_.capacity() || m > strides_.capacity()) return false;
   const std::size_t lead = m - n;  // new leading axes, NumPy's right alignment
-  if (lead != 0) {
-    shape_.resize(m);  // within the capacity: cannot allocate
-    strides_.resize(m);
-  }
+  shape_.resize_for_overwrite(m);  // within the capacity; every entry is written below
+  strides_.resize_for_overwrite(m);
   const std::size_t *to = target.data(), *old_sizes = from.shape_.data();
   const std::ptrdiff_t* old_steps = from.strides_.data();
   std::size_t* sizes = shape_.data();
@@ -179,10 +177,16 @@ constexpr bool Layout::broadcast_from(const Layout& from, const Shape& target) n
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t size = old_sizes[k], wanted = to[lead + k];
     any_bits |= wanted;
-    if (size != wanted && size != 1) return false;
-    const bool kept = size == wanted && size != 1;  // a size-1 axis gets stride 0, as stretched
-    sizes[lead + k] = wanted;
-    steps[lead + k] = kept ? old_steps[k] : 0;
+    if (size == wanted && size != 1) {  // kept: the copy holds it already when lead == 0
+      if (lead != 0) {
+        sizes[lead + k] = size;
+        steps[lead + k] = old_steps[k];
+      }
+      continue;
+    }
+    if (size != 1) return false;
+    sizes[lead + k] = wanted;  // stretched, or a size-1 axis kept: stride 0 either way
+    steps[lead + k] = 0;
   }
   return detail::sizes_below_bits(any_bits, m, std::numeric_limits<std::size_t>::digits);
 }

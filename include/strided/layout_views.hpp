@@ -274,31 +274,32 @@ constexpr Result<void> Layout::flatten_in_place(std::size_t first, std::size_t l
 }
 
 constexpr bool Layout::unflatten_plain(std::size_t dim, const Shape& sizes) noexcept {
-  const std::size_t n = rank(), parts = sizes.size();
-  if (dim >= n || parts == 0 || n - 1 + parts > shape_.capacity() ||
-      n - 1 + parts > strides_.capacity())
-    return false;
+  const std::size_t n = rank(), parts = sizes.size(), m = n - 1 + parts;
+  if (dim >= n || parts == 0 || m > shape_.capacity() || m > strides_.capacity()) return false;
+  // Through pointers: a store to a size could alias the vectors' own counts for the compiler.
   const std::size_t* sizes_in = sizes.data();
+  const std::size_t* old_sizes = shape_.data();
   bool plain = true, overflow = false;  // no branch per axis
-  for (std::size_t k = 0; k < n; ++k) plain &= shape_[k] > 1;
+  for (std::size_t k = 0; k < n; ++k) plain &= old_sizes[k] > 1;
   std::size_t known = 1, inferred = parts;  // the product of the sizes given; the infer entry
   for (std::size_t k = 0; k < parts; ++k) {
-    if (sizes_in[k] == infer) {
+    const std::size_t size = sizes_in[k];
+    if (size == infer) {
       plain &= inferred == parts;
       inferred = k;
       continue;
     }
-    plain &= sizes_in[k] > 1;
-    overflow |= __builtin_mul_overflow(known, sizes_in[k], &known);
+    plain &= size > 1;
+    overflow |= __builtin_mul_overflow(known, size, &known);
   }
   if (!plain || overflow) return false;
-  const std::size_t whole = shape_[dim];
+  const std::size_t whole = old_sizes[dim];
   const bool infers = inferred != parts;
   const std::size_t missing = infers ? whole / known : 1;  // known * missing <= whole
   if (known * missing != whole || (infers && missing < 2)) return false;
   const std::ptrdiff_t step = strides_[dim];
-  shape_.resize(n - 1 + parts);  // within the capacity: cannot allocate
-  strides_.resize(n - 1 + parts);
+  shape_.resize_for_overwrite(m);  // within the capacity; the new entries are written below
+  strides_.resize_for_overwrite(m);
   std::size_t* out_sizes = shape_.data();
   std::ptrdiff_t* out_steps = strides_.data();
   for (std::size_t k = n; k-- > dim + 1;) {  // the axes after dim move out, the last first
