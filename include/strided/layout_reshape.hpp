@@ -1,5 +1,5 @@
 // reshape and broadcast_to, the views that compute every stride anew: the definitions of their
-// Layout members (declared in strided/detail/layout_class.hpp; strided/layout.hpp includes all),
+// Layout members (declared in strided/layout_class.hpp; strided/layout.hpp includes all),
 // and broadcast_shape. Each op's common case (reshape_from, broadcast_from) runs first, without
 // allocating or building an error; its general path, out of line, handles every other case and
 // reports every error.
@@ -15,9 +15,9 @@
 #include <optional>
 
 #include "strided/detail/allocation_guard.hpp"
-#include "strided/detail/layout_class.hpp"
 #include "strided/detail/layout_math.hpp"
 #include "strided/error.hpp"
+#include "strided/layout_class.hpp"
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
 

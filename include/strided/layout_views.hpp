@@ -1,5 +1,5 @@
 // The extended view algebra, the definitions of Layout's members declared in
-// strided/detail/layout_class.hpp (strided/layout.hpp includes all): stepped and reversed slices,
+// strided/layout_class.hpp (strided/layout.hpp includes all): stepped and reversed slices,
 // flips, squeeze/unsqueeze, select, flatten/unflatten, movedim, diagonal and split/chunk/unbind.
 // Each one changes shape, strides and offset only; none can produce a layout reaching an element
 // its input did not reach, so Layout's invariants hold without from_parts's re-checks.
@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "strided/detail/allocation_guard.hpp"
-#include "strided/detail/layout_class.hpp"
 #include "strided/error.hpp"
+#include "strided/layout_class.hpp"
 #include "strided/layout_reshape.hpp"  // flatten and unflatten reshape
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
