@@ -681,9 +681,10 @@ TEST_CASE("unflatten's quick path gives the reshape it is, or its error") {
           }
         parts.push_back(rest);
         if (pick(rng, 6) == 0) parts.push_back(1);
-        if (pick(rng, 8) == 0) parts[0] += 1;  // a product that does not match
-        Shape resolved = parts;
-        if (pick(rng, 3) == 0) parts[pick(rng, parts.size())] = infer;
+        const bool mismatch = pick(rng, 8) == 0;
+        if (mismatch) parts[0] += 1;  // a product that does not match
+        const Shape resolved = parts;
+        if (!mismatch && size != 0 && pick(rng, 3) == 0) parts[pick(rng, parts.size())] = infer;
         Shape whole;
         for (std::size_t k = 0; k < l.rank(); ++k) {
           if (k != dim) whole.push_back(l.shape()[k]);
