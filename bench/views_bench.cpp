@@ -87,6 +87,17 @@ void BM_broadcast_to(benchmark::State& state) {
   run(state, [&] { return base.broadcast_to(grown); });
 }
 
+// Rank-raising broadcast: make(rank) to `added` new leading axes of size 3 (NumPy's rule for a
+// target of higher rank), the case that cannot reuse the source's axes in place.
+void BM_broadcast_to_lead(benchmark::State& state) {
+  const auto rank = static_cast<std::size_t>(state.range(0));
+  const auto added = static_cast<std::size_t>(state.range(1));
+  const auto t = make(rank);
+  Shape grown(added, 3);
+  for (std::size_t size : t.shape()) grown.push_back(size);
+  run(state, [&] { return t.broadcast_to(grown); });
+}
+
 void BM_is_contiguous(benchmark::State& state) {
   const auto t = make(static_cast<std::size_t>(state.range(0))).transpose(0, 1).value();
   run(state, [&] { return t.is_contiguous(); });
@@ -114,6 +125,8 @@ STRIDED_VIEW_BENCH(flip, t.flip(1));
 STRIDED_VIEW_BENCH(select, t.select(1, 1));
 STRIDED_VIEW_BENCH(squeeze_all, t.squeeze());
 STRIDED_VIEW_BENCH(unsqueeze, t.unsqueeze(1));
+STRIDED_VIEW_BENCH(unsqueeze_front, t.unsqueeze(0));
+STRIDED_VIEW_BENCH(unflatten, t.unflatten(0, {2, strided::infer}));
 STRIDED_VIEW_BENCH(flatten, t.flatten(1, 2));
 STRIDED_VIEW_BENCH(movedim, t.movedim(0, t.rank() - 1));
 STRIDED_VIEW_BENCH(diagonal, t.diagonal(0, 1, 2));
@@ -125,6 +138,7 @@ BENCHMARK(BM_permute)->Apply(ranks);
 BENCHMARK(BM_narrow)->Apply(ranks);
 BENCHMARK(BM_reshape)->Apply(ranks);
 BENCHMARK(BM_broadcast_to)->Apply(ranks);
+BENCHMARK(BM_broadcast_to_lead)->Args({4, 1})->Args({4, 2})->Args({5, 1})->Args({7, 1});
 BENCHMARK(BM_is_contiguous)->Apply(ranks);
 BENCHMARK(BM_get)->Apply(ranks);
 BENCHMARK_MAIN();

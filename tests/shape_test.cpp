@@ -108,6 +108,13 @@ TEST_CASE("Shape iteration, span conversion, insert and erase") {
   s.resize(5);
   REQUIRE(s == Shape{9, 2, 3, 0, 0});
   REQUIRE(s.back() == 0);
+  Shape written = s;
+  written.resize_for_overwrite(2);  // keeps the first entries
+  REQUIRE(written == Shape{9, 2});
+  written.resize_for_overwrite(4);  // the added entries are the caller's to write
+  written[2] = 7;
+  written[3] = 8;
+  REQUIRE(written == Shape{9, 2, 7, 8});
   REQUIRE(Shape{1, 2} != Shape{1, 2, 0});
   s.erase(1, 3);  // [first, last)
   REQUIRE(s == Shape{9, 0, 0});

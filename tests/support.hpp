@@ -201,12 +201,4 @@ void for_random_layouts(int rounds, Check&& check) {
   }
 }
 
-/// `changed`, `l` after an _in_place op that returned `done`, is what the copying op returned,
-/// `copied`, or `l` itself after an error.
-inline void require_in_place_result(const strided::Layout& l, const strided::Layout& changed,
-                                    bool done, const strided::Result<strided::Layout>& copied) {
-  REQUIRE(done == copied.has_value());
-  CHECK(changed == (done ? *copied : l));
-}
-
 }  // namespace strided_test

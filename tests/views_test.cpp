@@ -604,12 +604,10 @@ TEST_CASE("docs/views.md examples") {
   CHECK(t.unflatten(1, {2, infer}).value().shape() == Shape{3, 2, 2});
   CHECK(t.chunk(1, 3).value().size() == 2);  // ceil(4 / 3) = 2 columns each: 2 pieces
 
-  // On a Layout, each op also has an in-place form, which leaves it unchanged on an error.
-  strided::Layout l = t.layout();
-  CHECK(l.transpose_in_place(0, 1).has_value());
+  // On a Layout, each op gives the view's layout alone.
+  const strided::Layout l = t.layout().transpose(0, 1).value();
   CHECK(l.shape() == Shape{4, 3});
-  CHECK(!l.narrow_in_place(0, 3, 2).has_value());  // rows [3, 5) of 4
-  CHECK(l.shape() == Shape{4, 3});
+  CHECK(!l.narrow(0, 3, 2).has_value());  // rows [3, 5) of 4
 
   // A sliding window of length 3 over 6 elements, checked against the buffer.
   const Tensor<int> v = iota({6});
@@ -662,10 +660,46 @@ TEST_CASE("diagonal's quick path gives the general path's answer or error") {
     CAPTURE(l.shape(), l.strides(), l.offset(), offset, d0, d1);
     strided_test::require_same_view(l.diagonal(offset, d0, d1),
                                     deep.diagonal(offset, d0 + added, d1 + added), added);
-    Layout in_place = l;
-    const bool done = in_place.diagonal_in_place(offset, d0, d1).has_value();
-    strided_test::require_in_place_result(l, in_place, done, l.diagonal(offset, d0, d1));
   });
+}
+
+TEST_CASE("unflatten's quick path gives the reshape it is, or its error") {
+  // unflatten splits one axis; without axes of size 0 or 1 it writes the strides itself, which
+  // must be what reshape_exact (an independent path) gives for the same new shape. Random
+  // splits, sometimes with `infer`, a size 1 or a wrong product, on random layouts.
+  using strided_test::pick;
+  strided_test::for_random_layouts(
+      4000, [](const Layout& l, const Layout&, std::size_t, strided_test::Rng& rng) {
+        if (l.rank() == 0) return;
+        const std::size_t dim = pick(rng, l.rank()), size = l.shape()[dim];
+        Shape parts;
+        std::size_t rest = size;
+        for (std::size_t f = 2; f <= 4 && rest > 1; ++f)
+          while (rest % f == 0 && pick(rng, 2) == 0) {
+            parts.push_back(f);
+            rest /= f;
+          }
+        parts.push_back(rest);
+        if (pick(rng, 6) == 0) parts.push_back(1);
+        const bool mismatch = pick(rng, 8) == 0;
+        if (mismatch) parts[0] += 1;  // a product that does not match
+        const Shape resolved = parts;
+        if (!mismatch && size != 0 && pick(rng, 3) == 0) parts[pick(rng, parts.size())] = infer;
+        Shape whole;
+        for (std::size_t k = 0; k < l.rank(); ++k) {
+          if (k != dim) whole.push_back(l.shape()[k]);
+          for (std::size_t part : k == dim ? resolved : Shape{}) whole.push_back(part);
+        }
+        CAPTURE(l.shape(), l.strides(), l.offset(), dim, parts, whole);
+        const auto split = l.unflatten(dim, parts);
+        const auto reshaped = l.reshape_exact(whole);
+        if (strided_test::product(resolved) != size) {
+          CHECK_FALSE(split.has_value());
+          return;
+        }
+        REQUIRE(split.has_value() == reshaped.has_value());
+        if (split) CHECK(*split == *reshaped);
+      });
 }
 
 TEST_CASE("select of a layout without elements moves the offset as narrow does, when it fits") {

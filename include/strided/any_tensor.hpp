@@ -1,7 +1,8 @@
 // AnyTensor: a tensor whose element type is a runtime DType. It holds a Tensor<T> of one of the
-// 13 built-in types (never a copy: the buffer is shared), forwards every view to the typed
-// tensor, and prints like PyTorch's str(t) including the `dtype=torch.X` suffix. User element
-// types stay Tensor<T>-only: a DType names the built-in types alone.
+// 13 built-in types (never a copy: the buffer is shared), takes its views from ViewOps (each
+// built in the typed tensor's layout), and prints like PyTorch's str(t) including the
+// `dtype=torch.X` suffix. User element types stay Tensor<T>-only: a DType names the built-in
+// types alone.
 #pragma once
 
 // clang-format off
@@ -24,6 +25,7 @@
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
 #include "strided/tensor.hpp"
+#include "strided/view_ops.hpp"
 
 namespace strided {
 
@@ -56,7 +58,7 @@ inline constexpr auto lift_any =
 // = void>`, or `std::type_identity_t<A>` parameters that keep implicit conversions): a non-template
 // body is instantiated for all 13 dtypes (169 casts) in every translation unit that includes this
 // header, called or not, a cost every includer's compile would pay.
-class AnyTensor {
+class AnyTensor : public ViewOps<AnyTensor>, public BroadcastOps<AnyTensor> {
  public:
   /// Holds `t` (no copy of its elements). Implicit, so that a Tensor<T> passes where an
   /// AnyTensor is expected.
@@ -139,111 +141,6 @@ class AnyTensor {
   }
   ///@}
 
-  /// @name Views (zero-copy; the same names, arguments and errors as Tensor<T>)
-  ///@{
-
-  /// Tensor<T>::transpose.
-  template <class = void>
-  Result<AnyTensor> transpose(std::size_t d0, std::size_t d1) const {
-    return map([&](const auto& t) { return t.transpose(d0, d1); });
-  }
-  template <class = void>
-  Result<AnyTensor> transpose_2d() const {
-    return map([&](const auto& t) { return t.transpose_2d(); });
-  }
-  template <class = void>
-  Result<AnyTensor> permute(const Shape& perm) const {
-    return map([&](const auto& t) { return t.permute(perm); });
-  }
-  template <class = void>
-  Result<AnyTensor> narrow(std::size_t dim, std::size_t start, std::size_t length) const {
-    return map([&](const auto& t) { return t.narrow(dim, start, length); });
-  }
-  template <class = void>
-  Result<AnyTensor> reshape(const Shape& shape) const {
-    return map([&](const auto& t) { return t.reshape(shape); });
-  }
-  template <class = void>
-  Result<AnyTensor> broadcast_to(const Shape& target) const {
-    return map([&](const auto& t) { return t.broadcast_to(target); });
-  }
-  template <class = void>
-  Result<AnyTensor> slice(std::size_t dim, std::ptrdiff_t start,
-                          std::ptrdiff_t stop = strided::slice_end, std::ptrdiff_t step = 1) const {
-    return map([&](const auto& t) { return t.slice(dim, start, stop, step); });
-  }
-  template <class = void>
-  Result<AnyTensor> flip(std::size_t dim) const {
-    return map([&](const auto& t) { return t.flip(dim); });
-  }
-  template <class = void>
-  Result<AnyTensor> flip(const Shape& dims) const {
-    return map([&](const auto& t) { return t.flip(dims); });
-  }
-  template <class = void>
-  Result<AnyTensor> squeeze() const {
-    return map([&](const auto& t) { return t.squeeze(); });
-  }
-  template <class = void>
-  Result<AnyTensor> squeeze(std::size_t dim) const {
-    return map([&](const auto& t) { return t.squeeze(dim); });
-  }
-  template <class = void>
-  Result<AnyTensor> unsqueeze(std::size_t dim) const {
-    return map([&](const auto& t) { return t.unsqueeze(dim); });
-  }
-  template <class = void>
-  Result<AnyTensor> select(std::size_t dim, std::size_t index) const {
-    return map([&](const auto& t) { return t.select(dim, index); });
-  }
-  template <class = void>
-  Result<AnyTensor> flatten(std::size_t first, std::size_t last) const {
-    return map([&](const auto& t) { return t.flatten(first, last); });
-  }
-  template <class = void>
-  Result<AnyTensor> flatten() const {
-    return map([&](const auto& t) { return t.flatten(); });
-  }
-  template <class = void>
-  Result<AnyTensor> unflatten(std::size_t dim, const Shape& sizes) const {
-    return map([&](const auto& t) { return t.unflatten(dim, sizes); });
-  }
-  template <class = void>
-  Result<AnyTensor> movedim(std::size_t src, std::size_t dst) const {
-    return map([&](const auto& t) { return t.movedim(src, dst); });
-  }
-  template <class = void>
-  Result<AnyTensor> diagonal(std::ptrdiff_t offset = 0, std::size_t d0 = 0,
-                             std::size_t d1 = 1) const {
-    return map([&](const auto& t) { return t.diagonal(offset, d0, d1); });
-  }
-  template <class = void>
-  Result<AnyTensor> as_strided(const Shape& shape, const Strides& strides,
-                               std::size_t offset) const {
-    return map([&](const auto& t) { return t.as_strided(shape, strides, offset); });
-  }
-  template <class = void>
-  Result<std::vector<AnyTensor>> split(std::size_t dim, std::size_t size) const {
-    return map_all([&](const auto& t) { return t.split(dim, size); });
-  }
-  template <class = void>
-  Result<std::vector<AnyTensor>> chunk(std::size_t dim, std::size_t n) const {
-    return map_all([&](const auto& t) { return t.chunk(dim, n); });
-  }
-  template <class = void>
-  Result<std::vector<AnyTensor>> unbind(std::size_t dim) const {
-    return map_all([&](const auto& t) { return t.unbind(dim); });
-  }
-  /// Both tensors broadcast to their common shape; their dtypes may differ.
-  template <class = void>
-  Result<std::pair<AnyTensor, AnyTensor>> broadcast_with(const AnyTensor& other) const {
-    return detail::guard_allocations("broadcast_with",
-                                     [&]() -> Result<std::pair<AnyTensor, AnyTensor>> {
-                                       return detail::broadcast_pair(*this, other);
-                                     });
-  }
-  ///@}
-
   /// @name Materialisation and casts
   ///@{
 
@@ -284,20 +181,20 @@ class AnyTensor {
  private:
   using Variant = typename detail::any_tensor_variant<detail::builtin_element_types>::type;
 
-  template <class F>
-  Result<AnyTensor> map(F&& view) const {
-    return std::visit([&](const auto& t) { return detail::lift_any(view(t)); }, v_);
-  }
+  friend class ViewOps<AnyTensor>;
+  friend class BroadcastOps<AnyTensor>;
 
-  template <class F>
-  Result<std::vector<AnyTensor>> map_all(F&& views) const {
+  // The held tensor's layout, const or not: what Layout's view builders change in a copy.
+  static constexpr auto layout_of = [](auto& a) -> auto& {
     return std::visit(
-        [&](const auto& t) -> Result<std::vector<AnyTensor>> {
-          auto typed = views(t);
-          if (!typed) return std::move(typed).error();
-          return std::vector<AnyTensor>(typed->begin(), typed->end());
-        },
-        v_);
+        [](auto& t) -> auto& { return std::remove_cvref_t<decltype(t)>::layout_of(t); }, a.v_);
+  };
+
+  // The same buffer seen through `layout` (ViewOps). A template: see the class comment.
+  template <class = void>
+  AnyTensor with_layout(Layout layout) const {
+    return std::visit([&](const auto& t) { return AnyTensor(t.with_layout(std::move(layout))); },
+                      v_);
   }
 
   Variant v_;

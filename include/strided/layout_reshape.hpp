@@ -1,6 +1,6 @@
 // reshape and broadcast_to, the views that compute every stride anew: the definitions of their
-// Layout members (declared in layout.hpp, which includes this file at its end), and
-// broadcast_shape. Each op's common case (reshape_from, broadcast_from) runs first, without
+// Layout members (declared in strided/layout_class.hpp; strided/layout.hpp includes all),
+// and broadcast_shape. Each op's common case (reshape_from, broadcast_from) runs first, without
 // allocating or building an error; its general path, out of line, handles every other case and
 // reports every error.
 #pragma once
@@ -17,11 +17,23 @@
 #include "strided/detail/allocation_guard.hpp"
 #include "strided/detail/layout_math.hpp"
 #include "strided/error.hpp"
-#include "strided/layout.hpp"
+#include "strided/layout_class.hpp"
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
 
 namespace strided {
+
+constexpr Result<Layout> Layout::reshape(const Shape& requested) const {
+  return reshape_of(*this, itself, requested);
+}
+
+constexpr Result<Layout> Layout::reshape_exact(const Shape& new_shape) const {
+  return derived("reshape", [&](Layout& l) { return l.reshape_exact_in_place(new_shape); });
+}
+
+constexpr Result<Layout> Layout::broadcast_to(const Shape& target) const {
+  return broadcast_to_of(*this, itself, target);
+}
 
 constexpr Result<void> Layout::reshape_in_place(const Shape& requested) {
   if (rebuilt([&](const Layout& old) { return reshape_from(old, requested); })) return {};
@@ -144,24 +156,39 @@ constexpr std::optional<Strides> Layout::view_strides(const Shape& new_shape) co
 }
 
 constexpr bool Layout::broadcast_from(const Layout& from, const Shape& target) noexcept {
-  const std::size_t n = from.rank();
-  if (target.size() != n) return false;
+  const std::size_t n = from.rank(), m = target.size();
+  if (m < n || m > shape_.capacity() || m > strides_.capacity()) return false;
+  const std::size_t lead = m - n;  // new leading axes, NumPy's right alignment
+  shape_.resize_for_overwrite(m);  // within the capacity; every entry is written below
+  strides_.resize_for_overwrite(m);
   const std::size_t *to = target.data(), *old_sizes = from.shape_.data();
+  const std::ptrdiff_t* old_steps = from.strides_.data();
   std::size_t* sizes = shape_.data();
   std::ptrdiff_t* steps = strides_.data();
   // The count's bound, not the product: a chain of dependent multiplications would take longer
   // than the rest of the op. Targets past the bound go to the general path, which takes the
   // exact count.
   std::size_t any_bits = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    const std::size_t size = old_sizes[k], wanted = to[k];
-    any_bits |= wanted;
-    if (size == wanted && size != 1) continue;  // the copy holds this axis already
-    if (size != 1) return false;
-    sizes[k] = wanted;
+  for (std::size_t k = 0; k < lead; ++k) {
+    any_bits |= to[k];
+    sizes[k] = to[k];
     steps[k] = 0;
   }
-  return detail::sizes_below_bits(any_bits, n, std::numeric_limits<std::size_t>::digits);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t size = old_sizes[k], wanted = to[lead + k];
+    any_bits |= wanted;
+    if (size == wanted && size != 1) {  // kept: the copy holds it already when lead == 0
+      if (lead != 0) {
+        sizes[lead + k] = size;
+        steps[lead + k] = old_steps[k];
+      }
+      continue;
+    }
+    if (size != 1) return false;
+    sizes[lead + k] = wanted;  // stretched, or a size-1 axis kept: stride 0 either way
+    steps[lead + k] = 0;
+  }
+  return detail::sizes_below_bits(any_bits, m, std::numeric_limits<std::size_t>::digits);
 }
 
 constexpr Result<void> Layout::broadcast_to_in_place(const Shape& target) {

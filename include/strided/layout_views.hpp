@@ -1,8 +1,8 @@
-// The extended view algebra, the definitions of Layout's members declared in layout.hpp (which
-// includes this file at its end): stepped and reversed slices, flips, squeeze/unsqueeze, select,
-// flatten/unflatten, movedim, diagonal and split/chunk/unbind. Each one changes shape, strides
-// and offset only; none can produce a layout reaching an element its input did not reach, so
-// Layout's invariants hold without from_parts's re-checks.
+// The extended view algebra, the definitions of Layout's members declared in
+// strided/layout_class.hpp (strided/layout.hpp includes all): stepped and reversed slices,
+// flips, squeeze/unsqueeze, select, flatten/unflatten, movedim, diagonal and split/chunk/unbind.
+// Each one changes shape, strides and offset only; none can produce a layout reaching an element
+// its input did not reach, so Layout's invariants hold without from_parts's re-checks.
 #pragma once
 
 // clang-format off
@@ -18,7 +18,8 @@
 
 #include "strided/detail/allocation_guard.hpp"
 #include "strided/error.hpp"
-#include "strided/layout.hpp"
+#include "strided/layout_class.hpp"
+#include "strided/layout_reshape.hpp"  // flatten and unflatten reshape
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
 
@@ -77,6 +78,52 @@ constexpr std::ptrdiff_t mul_or(std::ptrdiff_t a, std::ptrdiff_t b,
 
 }  // namespace detail
 
+constexpr Result<Layout> Layout::slice(std::size_t dim, std::ptrdiff_t start, std::ptrdiff_t stop,
+                                       std::ptrdiff_t step) const {
+  return derived("slice", [&](Layout& l) { return l.slice_in_place(dim, start, stop, step); });
+}
+
+constexpr Result<Layout> Layout::flip(const Shape& dims) const {
+  return derived("flip", [&](Layout& l) { return l.flip_in_place(dims); });
+}
+
+constexpr Result<Layout> Layout::flip(std::size_t dim) const { return flip(Shape{dim}); }
+
+constexpr Result<Layout> Layout::squeeze() const {
+  return derived("squeeze", [](Layout& l) { return l.squeeze_in_place(); });
+}
+
+constexpr Result<Layout> Layout::squeeze(std::size_t dim) const {
+  return derived("squeeze", [&](Layout& l) { return l.squeeze_in_place(dim); });
+}
+
+constexpr Result<Layout> Layout::unsqueeze(std::size_t dim) const {
+  return derived("unsqueeze", [&](Layout& l) { return l.unsqueeze_in_place(dim); });
+}
+
+constexpr Result<Layout> Layout::select(std::size_t dim, std::size_t index) const {
+  return derived("select", [&](Layout& l) { return l.select_in_place(dim, index); });
+}
+
+constexpr Result<Layout> Layout::flatten(std::size_t first, std::size_t last) const {
+  return derived("flatten", [&](Layout& l) { return l.flatten_in_place(first, last); });
+}
+
+constexpr Result<Layout> Layout::unflatten(std::size_t dim, const Shape& sizes) const {
+  return derived("unflatten", [&](Layout& l) { return l.unflatten_in_place(dim, sizes); });
+}
+
+constexpr Result<Layout> Layout::movedim(std::size_t src, std::size_t dst) const {
+  return derived("movedim", [&](Layout& l) { return l.movedim_in_place(src, dst); });
+}
+
+constexpr Result<Layout> Layout::diagonal(std::ptrdiff_t offset, std::size_t d0,
+                                          std::size_t d1) const {
+  return diagonal_of(*this, itself, offset, d0, d1);
+}
+
+constexpr Result<void> Layout::flip_in_place(std::size_t dim) { return flip_in_place(Shape{dim}); }
+
 constexpr Result<void> Layout::slice_in_place(std::size_t dim, std::ptrdiff_t start,
                                               std::ptrdiff_t stop, std::ptrdiff_t step) {
   if (dim >= rank()) return ShapeError::axis_out_of_range("slice", dim, shape_);
@@ -130,7 +177,20 @@ constexpr Result<void> Layout::squeeze_in_place(std::size_t dim) {
   return {};
 }
 
+constexpr bool Layout::unsqueeze_plain(std::size_t dim) noexcept {
+  const std::size_t n = rank();
+  if (dim > n || n + 1 > shape_.capacity() || n + 1 > strides_.capacity() || n + 1 > max_rank)
+    return false;
+  std::ptrdiff_t stride = 1;
+  if (dim < n && shape_[dim] <= static_cast<std::size_t>(detail::max_index))
+    stride = detail::mul_or(static_cast<std::ptrdiff_t>(shape_[dim]), strides_[dim], 0);
+  shape_.insert(dim, 1);  // within the capacity: cannot allocate
+  strides_.insert(dim, stride);
+  return true;
+}
+
 constexpr Result<void> Layout::unsqueeze_in_place(std::size_t dim) {
+  if (unsqueeze_plain(dim)) return {};
   if (dim > rank()) return ShapeError::axis_out_of_range("unsqueeze", dim, shape_);
   if (rank() >= max_rank) return ShapeError::rank_too_large("unsqueeze", rank() + 1);
   std::ptrdiff_t stride = 1;
@@ -213,7 +273,53 @@ constexpr Result<void> Layout::flatten_in_place(std::size_t first, std::size_t l
   });
 }
 
+constexpr bool Layout::unflatten_plain(std::size_t dim, const Shape& sizes) noexcept {
+  const std::size_t n = rank(), parts = sizes.size(), m = n - 1 + parts;
+  if (dim >= n || parts == 0 || m > shape_.capacity() || m > strides_.capacity()) return false;
+  // Through pointers: a store to a size could alias the vectors' own counts for the compiler.
+  const std::size_t* sizes_in = sizes.data();
+  const std::size_t* old_sizes = shape_.data();
+  bool plain = true, overflow = false;  // no branch per axis
+  for (std::size_t k = 0; k < n; ++k) plain &= old_sizes[k] > 1;
+  std::size_t known = 1, inferred = parts;  // the product of the sizes given; the infer entry
+  for (std::size_t k = 0; k < parts; ++k) {
+    const std::size_t size = sizes_in[k];
+    if (size == infer) {
+      plain &= inferred == parts;
+      inferred = k;
+      continue;
+    }
+    plain &= size > 1;
+    overflow |= __builtin_mul_overflow(known, size, &known);
+  }
+  if (!plain || overflow) return false;
+  const std::size_t whole = old_sizes[dim];
+  const bool infers = inferred != parts;
+  const std::size_t missing = infers ? whole / known : 1;  // known * missing <= whole
+  if (known * missing != whole || (infers && missing < 2)) return false;
+  const std::ptrdiff_t step = strides_[dim];
+  shape_.resize_for_overwrite(m);  // within the capacity; the new entries are written below
+  strides_.resize_for_overwrite(m);
+  std::size_t* out_sizes = shape_.data();
+  std::ptrdiff_t* out_steps = strides_.data();
+  for (std::size_t k = n; k-- > dim + 1;) {  // the axes after dim move out, the last first
+    out_sizes[k + parts - 1] = out_sizes[k];
+    out_steps[k + parts - 1] = out_steps[k];
+  }
+  // Each stride is step times sizes whose product is below `whole`: the layout reaches
+  // step * (whole - 1), so none overflows.
+  std::ptrdiff_t inner = step;
+  for (std::size_t k = parts; k-- > 0;) {
+    const std::size_t size = k == inferred ? missing : sizes_in[k];
+    out_sizes[dim + k] = size;
+    out_steps[dim + k] = inner;
+    if (k != 0) inner *= static_cast<std::ptrdiff_t>(size);
+  }
+  return true;
+}
+
 constexpr Result<void> Layout::unflatten_in_place(std::size_t dim, const Shape& sizes) {
+  if (&sizes != &shape_ && unflatten_plain(dim, sizes)) return {};
   return detail::guard_allocations("unflatten", [&]() -> Result<void> {
     if (dim >= rank()) return ShapeError::axis_out_of_range("unflatten", dim, shape_);
     if (sizes.empty()) return ShapeError::invalid_argument("unflatten", "sizes must not be empty");

@@ -1,6 +1,7 @@
 // Display and Debug of a Tensor: display, to_string, to_debug_string and operator<< (the engine
 // is strided/detail/format.hpp, which never sees Tensor; fmt and std::format are in
-// strided/format.hpp). strided/tensor.hpp includes this header at its end.
+// strided/format.hpp). strided/tensor.hpp includes this header; this one declares Tensor alone,
+// since each function here reads a tensor only through members its template body names.
 #pragma once
 
 // clang-format off
@@ -13,10 +14,13 @@
 
 #include "strided/detail/format.hpp"
 #include "strided/detail/format_element_text.hpp"
+#include "strided/element.hpp"
 #include "strided/print_options.hpp"
-#include "strided/tensor.hpp"
 
 namespace strided {
+
+template <Element T>
+class Tensor;
 
 /// An element type a Tensor can print (operator<<, to_string, display, fmt / std::format): an
 /// integer or bool, a floating type (float, double, f16, bf16, a user type whose element_traits

@@ -129,9 +129,16 @@ class AxisVector {
   /// Resizes; new entries are zero. Existing entries are kept.
   constexpr void resize(std::size_t count) {
     if (count > capacity()) grow(count);
-    for (std::size_t i = size_; i < count; ++i) data()[i] = I{};
+    // Through a pointer, from a local count: a store to an entry could alias size_ for the
+    // compiler, which would reload both on every entry.
+    I* d = data();
+    for (std::size_t i = size_; i < count; ++i) d[i] = I{};
     size_ = count;
   }
+  /// Resizes to `count` <= capacity() without writing the entries it adds, for a caller that
+  /// writes each of them next (they hold earlier values or zero until then). resize() would zero
+  /// them first, in a call to memset that costs more than a view op's own work.
+  constexpr void resize_for_overwrite(std::size_t count) noexcept { size_ = count; }
   /// Makes room for `count` entries, so that growing to that size cannot throw.
   constexpr void reserve(std::size_t count) {
     if (count > capacity()) grow(count);

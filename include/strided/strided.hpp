@@ -29,3 +29,4 @@
 #include "strided/shape.hpp"
 #include "strided/tensor.hpp"
 #include "strided/values.hpp"
+#include "strided/view_ops.hpp"

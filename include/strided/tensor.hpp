@@ -26,10 +26,11 @@
 #include "strided/element.hpp"
 #include "strided/error.hpp"
 #include "strided/layout.hpp"
-#include "strided/layout_views.hpp"
+#include "strided/print.hpp"  // Display and Debug of a Tensor: to_string, operator<<, ...
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
 #include "strided/values.hpp"
+#include "strided/view_ops.hpp"
 
 namespace strided {
 
@@ -68,34 +69,11 @@ class HostSlice {
   bool borrowed_;
 };
 
-namespace detail {
-
-/// `a` and `b` broadcast to their common shape: broadcast_with of Tensor<T> and of AnyTensor.
-template <class X>
-Result<std::pair<X, X>> broadcast_pair(const X& a, const X& b) {
-  // The reference promises broadcast_incompatible from broadcast_with whichever step fails (a
-  // common shape whose strides overflow included); only exhausted memory stays itself.
-  const auto incompatible = [&](const ShapeError& e) {
-    return e.kind() == ShapeErrorKind::allocation_failed
-               ? e.in("broadcast_with")
-               : ShapeError::broadcast_incompatible("broadcast_with", a.shape(), b.shape());
-  };
-  auto common = broadcast_shape(a.shape(), b.shape());
-  if (!common) return incompatible(common.error());
-  auto x = a.broadcast_to(*common);
-  if (!x) return incompatible(x.error());
-  auto y = b.broadcast_to(*common);
-  if (!y) return incompatible(y.error());
-  return std::pair<X, X>(std::move(*x), std::move(*y));
-}
-
-}  // namespace detail
-
 /// An n-dimensional array: a shared, immutable buffer of `T` and a Layout into it. Copies share
 /// the buffer; every view (transpose, permute, narrow, reshape, broadcast) is zero-copy. A tensor
 /// never changes after construction, so tensors may be read and copied from any thread.
 template <Element T>
-class Tensor {
+class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
  public:
   using value_type = T;  ///< the element type
 
@@ -258,29 +236,8 @@ class Tensor {
     return std::span<const T>(data_.get() + offset(), high + 1);
   }
 
-  // ----- views (zero-copy) --------------------------------------------------------------------
+  // ----- views (zero-copy): ViewOps and BroadcastOps, in view_ops.hpp -------------------------
 
-  /// Swaps axes d0 and d1.
-  Result<Tensor> transpose(std::size_t d0, std::size_t d1) const {
-    return view_with("transpose", [&](Layout& l) { return l.transpose_in_place(d0, d1); });
-  }
-  /// Transpose of a rank-2 tensor; rank_mismatch otherwise.
-  Result<Tensor> transpose_2d() const {
-    if (rank() != 2) return ShapeError::rank_required("transpose_2d", rank(), 2);
-    return transpose(0, 1);
-  }
-  /// Output axis k is input axis perm[k].
-  Result<Tensor> permute(const Shape& perm) const {
-    return Layout::permute_of(*this, layout_of, perm);
-  }
-  /// Keeps [start, start + length) of axis `dim`.
-  Result<Tensor> narrow(std::size_t dim, std::size_t start, std::size_t length) const {
-    return view_with("narrow", [&](Layout& l) { return l.narrow_in_place(dim, start, length); });
-  }
-  /// A zero-copy view under `shape`, or non_contiguous_reshape when none exists.
-  Result<Tensor> reshape(const Shape& new_shape) const {
-    return Layout::reshape_of(*this, layout_of, new_shape);
-  }
   /// Not provided: PyTorch's `view(shape)` is `reshape(shape)` here. Calling it stops the build
   /// with that advice (the default argument makes `t.view({6})` reach the assertion).
   template <class S = Shape>
@@ -288,90 +245,6 @@ class Tensor {
     static_assert(detail::always_false_v<S>,
                   "strided::Tensor has no view(shape): use reshape(shape), which is always a "
                   "zero-copy view (PyTorch's view()) or an error, never a copy");
-  }
-  /// NumPy broadcasting to `target` (stride 0 on stretched and new axes).
-  Result<Tensor> broadcast_to(const Shape& target) const {
-    return Layout::broadcast_to_of(*this, layout_of, target);
-  }
-  /// Both tensors broadcast to their common shape.
-  Result<std::pair<Tensor, Tensor>> broadcast_with(const Tensor& other) const {
-    return detail::guard_allocations("broadcast_with", [&]() -> Result<std::pair<Tensor, Tensor>> {
-      return detail::broadcast_pair(*this, other);
-    });
-  }
-
-  // ----- extended views (zero-copy; algebra in layout_views.hpp) -------------------------------
-
-  /// Python's `t[start:stop:step]` along `dim`: negative bounds count from the end, bounds clamp,
-  /// a negative step walks backwards, `strided::slice_end` is an omitted bound; step 0 is
-  /// invalid_argument.
-  Result<Tensor> slice(std::size_t dim, std::ptrdiff_t start,
-                       std::ptrdiff_t stop = strided::slice_end, std::ptrdiff_t step = 1) const {
-    return view_with("slice", [&](Layout& l) { return l.slice_in_place(dim, start, stop, step); });
-  }
-  /// Reverses axis `dim` (a negative stride; no copy).
-  Result<Tensor> flip(std::size_t dim) const {
-    return view_with("flip", [&](Layout& l) { return l.flip_in_place(dim); });
-  }
-  /// Reverses each axis in `dims`.
-  Result<Tensor> flip(const Shape& dims) const {
-    return view_with("flip", [&](Layout& l) { return l.flip_in_place(dims); });
-  }
-  /// Removes every axis of size 1.
-  Result<Tensor> squeeze() const {
-    return view_with("squeeze", [](Layout& l) { return l.squeeze_in_place(); });
-  }
-  /// Removes axis `dim`; invalid_argument unless its size is 1.
-  Result<Tensor> squeeze(std::size_t dim) const {
-    return view_with("squeeze", [&](Layout& l) { return l.squeeze_in_place(dim); });
-  }
-  /// Inserts an axis of size 1 at position `dim` (0 <= dim <= rank).
-  Result<Tensor> unsqueeze(std::size_t dim) const {
-    return view_with("unsqueeze", [&](Layout& l) { return l.unsqueeze_in_place(dim); });
-  }
-  /// The sub-tensor at `index` along `dim`, without that axis.
-  Result<Tensor> select(std::size_t dim, std::size_t index) const {
-    return view_with("select", [&](Layout& l) { return l.select_in_place(dim, index); });
-  }
-  /// Merges axes first..last (inclusive) into one; non_contiguous_reshape when no view exists.
-  Result<Tensor> flatten(std::size_t first, std::size_t last) const {
-    return view_with("flatten", [&](Layout& l) { return l.flatten_in_place(first, last); });
-  }
-  /// All axes merged into one (a rank-0 tensor gives shape [1]).
-  Result<Tensor> flatten() const { return flatten(0, rank() == 0 ? 0 : rank() - 1); }
-  /// Splits axis `dim` into `sizes` (one may be `strided::infer`).
-  Result<Tensor> unflatten(std::size_t dim, const Shape& sizes) const {
-    return view_with("unflatten", [&](Layout& l) { return l.unflatten_in_place(dim, sizes); });
-  }
-  /// Moves axis `src` to position `dst`.
-  Result<Tensor> movedim(std::size_t src, std::size_t dst) const {
-    return view_with("movedim", [&](Layout& l) { return l.movedim_in_place(src, dst); });
-  }
-  /// The diagonal of axes d0, d1 (shifted by `offset`) as a new last axis.
-  Result<Tensor> diagonal(std::ptrdiff_t offset = 0, std::size_t d0 = 0, std::size_t d1 = 1) const {
-    return Layout::diagonal_of(*this, layout_of, offset, d0, d1);
-  }
-  /// Pieces of `size` along `dim` (the last may be shorter).
-  Result<std::vector<Tensor>> split(std::size_t dim, std::size_t size) const {
-    return views("split", layout_.split(dim, size));
-  }
-  /// At most `n` equal pieces along `dim` (PyTorch's chunk).
-  Result<std::vector<Tensor>> chunk(std::size_t dim, std::size_t n) const {
-    return views("chunk", layout_.chunk(dim, n));
-  }
-  /// Every index of `dim` selected in turn.
-  Result<std::vector<Tensor>> unbind(std::size_t dim) const {
-    return views("unbind", layout_.unbind(dim));
-  }
-  /// Any layout over this tensor's buffer (offset counted from the buffer start, like offset()).
-  /// Checked: overflow is size_overflow, reaching outside the buffer storage_out_of_bounds.
-  Result<Tensor> as_strided(const Shape& shape, const Strides& strides, std::size_t offset) const {
-    return detail::guard_allocations("as_strided", [&]() -> Result<Tensor> {
-      auto layout = Layout::from_parts(shape, strides, offset, "as_strided");
-      if (!layout) return std::move(layout).error();
-      if (auto fits = layout->check_storage(len_, "as_strided"); !fits) return fits.error();
-      return Tensor(data_, len_, std::move(*layout));
-    });
   }
 
   /// The elements in row-major order as a random-access range of values (no copy of the buffer;
@@ -474,24 +347,15 @@ class Tensor {
   Tensor(std::shared_ptr<const T> data, std::size_t len, Layout layout) noexcept
       : data_(std::move(data)), len_(len), layout_(std::move(layout)) {}
 
-  // A tensor's layout, const or not: what Layout's view builders change in the copy.
+  friend class ViewOps<Tensor>;
+  friend class BroadcastOps<Tensor>;
+  friend class AnyTensor;
+
+  // A tensor's layout, const or not: what Layout's view builders change in a copy (ViewOps).
   static constexpr auto layout_of = [](auto& t) -> auto& { return t.layout_; };
 
-  /// A view whose layout is this one changed by `change` (a Layout::*_in_place member).
-  template <class Change>
-  Result<Tensor> view_with(const char* op, Change&& change) const {
-    return detail::changed_copy(op, *this, layout_of, std::forward<Change>(change));
-  }
-
-  Result<std::vector<Tensor>> views(const char* op, Result<std::vector<Layout>> layouts) const {
-    return detail::guard_allocations(op, [&]() -> Result<std::vector<Tensor>> {
-      if (!layouts) return std::move(layouts).error();
-      std::vector<Tensor> out;
-      out.reserve(layouts->size());
-      for (Layout& layout : *layouts) out.push_back(Tensor(data_, len_, std::move(layout)));
-      return out;
-    });
-  }
+  // The same buffer seen through `layout`, which the caller has checked against it (ViewOps).
+  Tensor with_layout(Layout layout) const { return Tensor(data_, len_, std::move(layout)); }
 
   // The buffer of a tensor this class just allocated, before anyone else can see it.
   T* mutable_data() noexcept { return const_cast<T*>(data_.get()); }
@@ -566,5 +430,3 @@ bool allclose(const Tensor<T>& a, const Tensor<T>& b, double rtol = 1e-5, double
 }
 
 }  // namespace strided
-
-#include "strided/print.hpp"  // Display and Debug of a Tensor: to_string, operator<<, ...
