@@ -1,0 +1,56 @@
+// A cast from any strided source view into any strided destination view, allocating nothing:
+// Tensor::cast_into's engine. Rows whose source and destination are both dense go straight to
+// the cast engine (cast_elements); other rows are staged block by block through scratch on the
+// stack (gathered, converted by the same engine, scattered), so that every element is converted
+// by the exact kernels of Tensor::cast and no heap copy of the source is made.
+#pragma once
+
+// clang-format off
+#include "strided/detail/config.hpp"  // first: the C++20 check
+// clang-format on
+
+#include <cstddef>
+#include <span>
+
+#include "strided/detail/cast.hpp"
+#include "strided/detail/odometer.hpp"
+
+namespace strided::detail {
+
+/// Elements per staged block: small enough that both scratch arrays stay on the stack and in L1.
+inline constexpr std::size_t cast_stage_block = 256;
+
+/// n elements from `src` (element stride ss) converted into `dst` (element stride ds).
+template <class From, class To>
+void cast_row(const From* src, std::ptrdiff_t ss, To* dst, std::ptrdiff_t ds, std::size_t n) {
+  if (ss == 1 && ds == 1) return cast_elements(src, dst, n);
+  From in[cast_stage_block];
+  To out[cast_stage_block];
+  for (std::size_t first = 0; first < n; first += cast_stage_block) {
+    const std::size_t m = n - first < cast_stage_block ? n - first : cast_stage_block;
+    const From* s = src + static_cast<std::ptrdiff_t>(first) * ss;
+    To* d = dst + static_cast<std::ptrdiff_t>(first) * ds;
+    for (std::size_t i = 0; i < m; ++i) in[i] = s[static_cast<std::ptrdiff_t>(i) * ss];
+    cast_elements(in, out, m);
+    for (std::size_t i = 0; i < m; ++i) d[static_cast<std::ptrdiff_t>(i) * ds] = out[i];
+  }
+}
+
+/// Converts every element of the source view (`src` at element [0, ...], strides `ss`, stride 0
+/// allowed) into the destination view (`dst`, strides `ds`), both over `shape` (no element).
+template <class From, class To>
+void cast_strided(std::span<const std::size_t> shape, const From* src,
+                  std::span<const std::ptrdiff_t> ss, To* dst, std::span<const std::ptrdiff_t> ds) {
+  for (std::size_t size : shape)
+    if (size == 0) return;
+  LoopNest<2> nest;
+  merge_loops(nest, shape, [&](std::size_t m, std::size_t k) { return m == 0 ? ss[k] : ds[k]; });
+  if (nest.rank == 0) nest.push_outer(1, {0, 0});  // rank 0, or every axis of size 1
+  Odometer<2> at(nest, 1);
+  do
+    cast_row(src + at.offset(0), nest.stride[0][0], dst + at.offset(1), nest.stride[1][0],
+             nest.extent[0]);
+  while (at.next());
+}
+
+}  // namespace strided::detail
