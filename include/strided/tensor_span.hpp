@@ -66,6 +66,12 @@ inline ByteExtent byte_extent(const void* base, const Layout& layout, std::size_
   return {at + static_cast<std::uintptr_t>(low) * elem_size,
           at + static_cast<std::uintptr_t>(high + 1) * elem_size};
 }
+/// The bytes of a dense span.
+template <class X>
+ByteExtent span_extent(std::span<X> s) {
+  const auto at = reinterpret_cast<std::uintptr_t>(s.data());
+  return {at, at + s.size_bytes()};
+}
 /// True when the two extents share a byte (conservative: an interleaving counts as overlap).
 inline bool extents_overlap(ByteExtent a, ByteExtent b) noexcept {
   return a.first < a.last && b.first < b.last && a.first < b.last && b.first < a.last;
