@@ -28,4 +28,5 @@
 #include "strided/runs.hpp"
 #include "strided/shape.hpp"
 #include "strided/tensor.hpp"
+#include "strided/tensor_span.hpp"
 #include "strided/values.hpp"
