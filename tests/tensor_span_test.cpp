@@ -230,7 +230,7 @@ TEST_CASE("copy_to and cast_into fill slot k of a [B, C, H, W] batch from an HWC
   const Tensor<float> hwc = Tensor<float>::from_vector(image, {h, w, c}).value();
   const Tensor<float> chw = hwc.permute({2, 0, 1}).value();
   const std::vector<float> expected = naive_chw(image, h, w, c);
-  for (std::size_t threads : {1, 2, 3}) {
+  for (std::size_t threads : {1u, 2u, 3u}) {
     INFO("threads " << threads);
     const strided_test::ScopedThreadCount scope(threads);
     std::vector<float> batch(b * c * h * w, -1.0f);
@@ -248,7 +248,7 @@ TEST_CASE("copy_to and cast_into fill slot k of a [B, C, H, W] batch from an HWC
     const auto hslot =
         TensorSpan<strided::f16>::dense(halves, {b, c, h, w}).value().select(0, k).value();
     REQUIRE(chw.cast_into(hslot.flip({1}).value()).has_value());
-    const Tensor<strided::f16> reference = chw.flip({1}).value().cast<strided::f16>().value();
+    const Tensor<strided::f16> reference = chw.flip(1).value().cast<strided::f16>().value();
     CHECK(std::memcmp(reference.as_slice()->data(), halves.data() + k * n, n * 2) == 0);
     std::vector<strided::bf16> brains(n);
     REQUIRE(chw.cast_into(std::span(brains)).has_value());
@@ -266,7 +266,7 @@ TEST_CASE("copy_to writes the channels-first half of an image buffer") {
       TensorSpan<std::int64_t>::dense(memory, {2, c, h, w}).value();
   const Tensor<std::int64_t> first =
       borrowed(std::span(memory)).reshape({2, c, h, w}).value().select(0, 0).value();
-  REQUIRE(first.flip({2}).value().copy_to(all.select(0, 1).value()).has_value());
+  REQUIRE(first.flip(2).value().copy_to(all.select(0, 1).value()).has_value());
   for (std::size_t ch = 0; ch < c; ++ch)
     for (std::size_t y = 0; y < h; ++y)
       for (std::size_t x = 0; x < w; ++x)
