@@ -491,15 +491,18 @@ class Tensor {
 
   /// Converts every element into the strided destination `dst` by the rules of cast() (NumPy
   /// `np.copyto(dst, src, casting="unsafe")`, PyTorch `dst.copy_(src)`), broadcasting this tensor
-  /// to dst's shape. Allocates nothing: a strided source or destination is staged in blocks on
-  /// the stack. Errors, before anything is written: broadcast_incompatible, memory_overlap.
+  /// to dst's shape. A strided source is restaged in chunks through the element-wise engine's
+  /// per-thread scratch (bounded; on the stack when it cannot be allocated), never copied whole;
+  /// never fails for want of memory. Errors, before anything is written: broadcast_incompatible,
+  /// memory_overlap.
   template <Element U>
   Result<void> cast_into(TensorSpan<U> dst) const requires CastableTo<T, U> {
     return detail::guard_allocations("cast_into", [&]() -> Result<void> {
       auto src = source_for("cast_into", dst);
       if (!src) return std::move(src).error();
+      if (dst.empty()) return {};
       detail::cast_strided<T, U>(dst.shape(), data_.get() + src->offset(), src->strides(),
-                                 dst.data() + dst.offset(), dst.strides());
+                                 src->is_contiguous(), dst.data() + dst.offset(), dst.strides());
       return {};
     });
   }

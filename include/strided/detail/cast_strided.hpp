@@ -1,8 +1,11 @@
-// A cast from any strided source view into any strided destination view, allocating nothing:
-// Tensor::cast_into's engine. Rows whose source and destination are both dense go straight to
-// the cast engine (cast_elements); other rows are staged block by block through scratch on the
-// stack (gathered, converted by the same engine, scattered), so that every element is converted
-// by the exact kernels of Tensor::cast and no heap copy of the source is made.
+// A cast from any strided source view into any strided destination view: Tensor::cast_into's
+// engine. Dense into dense goes straight to the cast engine (cast_elements). Otherwise map /
+// zip_with's engine (zip.hpp) walks the destination in chunks, restaging a strided source
+// through its per-thread scratch with the copy engine's tiled kernels (a transposed image is
+// read as tiles, not one element at a time), and each row is converted by cast_row. When that
+// scratch cannot be allocated, the same rows are walked on the calling thread, staged block by
+// block through the stack: a cast_into never fails for want of memory. Either way every element
+// is converted by the exact kernels of Tensor::cast.
 #pragma once
 
 // clang-format off
@@ -14,6 +17,7 @@
 
 #include "strided/detail/cast.hpp"
 #include "strided/detail/odometer.hpp"
+#include "strided/detail/zip.hpp"
 
 namespace strided::detail {
 
@@ -36,16 +40,31 @@ void cast_row(const From* src, std::ptrdiff_t ss, To* dst, std::ptrdiff_t ds, st
   }
 }
 
+/// The row function of a cast for the zip engine: one row, any strides.
+template <class From, class To>
+void cast_zip_row(void*, const zip::Row& row) {
+  cast_row(reinterpret_cast<const From*>(row.in[0]), row.in_stride[0],
+           reinterpret_cast<To*>(row.out), row.out_stride, row.n);
+}
+
 /// Converts every element of the source view (`src` at element [0, ...], strides `ss`, stride 0
-/// allowed) into the destination view (`dst`, strides `ds`), both over `shape` (no element).
+/// allowed; `src_contiguous`: row-major) into the destination view (`dst`, strides `ds`), both
+/// over `shape`, which has at least one element.
 template <class From, class To>
 void cast_strided(std::span<const std::size_t> shape, const From* src,
-                  std::span<const std::ptrdiff_t> ss, To* dst, std::span<const std::ptrdiff_t> ds) {
-  for (std::size_t size : shape)
-    if (size == 0) return;
+                  std::span<const std::ptrdiff_t> ss, bool src_contiguous, To* dst,
+                  std::span<const std::ptrdiff_t> ds) {
   LoopNest<2> nest;
   merge_loops(nest, shape, [&](std::size_t m, std::size_t k) { return m == 0 ? ss[k] : ds[k]; });
   if (nest.rank == 0) nest.push_outer(1, {0, 0});  // rank 0, or every axis of size 1
+  if (nest.rank == 1 && nest.stride[0][0] == 1 && nest.stride[1][0] == 1)
+    return cast_elements(src, dst, nest.extent[0]);
+  const zip::Input input{reinterpret_cast<const std::byte*>(src), ss.data(), sizeof(From),
+                         src_contiguous};
+  const zip::Job job{
+      shape,   &input,   reinterpret_cast<std::byte*>(dst), sizeof(To), &cast_zip_row<From, To>,
+      nullptr, ds.data()};
+  if (zip::run<1>(job)) return;
   Odometer<2> at(nest, 1);
   do
     cast_row(src + at.offset(0), nest.stride[0][0], dst + at.offset(1), nest.stride[1][0],
