@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <span>
 
+#include "strided/detail/allocation_guard.hpp"
 #include "strided/detail/cast.hpp"
 #include "strided/detail/odometer.hpp"
 #include "strided/detail/zip.hpp"
@@ -64,7 +65,9 @@ void cast_strided(std::span<const std::size_t> shape, const From* src,
   const zip::Job job{
       shape,   &input,   reinterpret_cast<std::byte*>(dst), sizeof(To), &cast_zip_row<From, To>,
       nullptr, ds.data()};
-  if (zip::run<1>(job)) return;
+  // The engine's scratch (and the vector that holds it) are optional here: out of memory, the
+  // engine has written nothing and the rows are walked below instead.
+  if (guard_allocations([&] { return zip::run<1>(job); }, [] { return false; })) return;
   Odometer<2> at(nest, 1);
   do
     cast_row(src + at.offset(0), nest.stride[0][0], dst + at.offset(1), nest.stride[1][0],
