@@ -233,7 +233,7 @@ void check_copy_into(ByteReader& in, const Tensor<T>& src, T* memory, std::size_
     CHECK(done.error().kind() == (overlap && broadcasts_to(src.shape(), shape)
                                       ? ShapeErrorKind::memory_overlap
                                       : ShapeErrorKind::broadcast_incompatible));
-    CHECK(std::memcmp(before.data(), memory, len * sizeof(T)) == 0);
+    CHECK(std::equal(before.begin(), before.end(), memory));
     return;
   }
   CHECK(done.has_value());
@@ -242,7 +242,7 @@ void check_copy_into(ByteReader& in, const Tensor<T>& src, T* memory, std::size_
     const std::size_t s = src.layout().storage_index(broadcast_source_index(src.shape(), at));
     expected[dst->layout().storage_index(at)] = over_source ? before[s] : src.storage().get()[s];
   });
-  CHECK(std::memcmp(expected.data(), memory, len * sizeof(T)) == 0);
+  CHECK(std::equal(expected.begin(), expected.end(), memory));
 }
 
 template <class T>
