@@ -164,10 +164,11 @@ requires(sizeof...(T) >= 1) &&
 
 /// map into the caller's destination: `dst[i] = f(t[i])` for every index of dst, `t` broadcast to
 /// dst's shape (NumPy `np.negative(t, out=dst)`, PyTorch `torch.neg(t, out=dst)`); what `f`
-/// returns is converted to R by static_cast. Called as map is (any order, several threads). Allocates nothing
-/// but the engine's per-thread scratch for inputs it restages. Errors, before `f` is called and
-/// anything is written: broadcast_incompatible (t's shape, dst's shape); memory_overlap when dst
-/// overlaps t's memory (an in-place map included); allocation_failed (out of memory).
+/// returns is converted to R by static_cast. Called as map is (any order, several threads).
+/// Allocates nothing but the engine's per-thread scratch for inputs it restages. Errors, before `f`
+/// is called and anything is written: broadcast_incompatible (t's shape, dst's shape);
+/// memory_overlap when dst overlaps t's memory (an in-place map included); allocation_failed (out
+/// of memory).
 template <Element R, Element T, class F>
 requires std::invocable<F&, const T&> && std::convertible_to<zip_result_t<F, T>, R> Result<void>
 map_into(TensorSpan<R> dst, F&& f, const Tensor<T>& t) {
