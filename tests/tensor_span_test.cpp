@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <span>
 #include <string>
 #include <vector>
@@ -352,4 +353,78 @@ TEST_CASE("copy_to and cast_into errors name the call, the buffer untouched") {
               .cast_into(std::span<bool>(flags))
               .has_value());
   CHECK(std::vector<bool>(flags, flags + 3) == expected);
+}
+
+namespace {
+
+// cast_into of a random view (permuted, flipped, maybe broadcast) into a random destination
+// (permuted and flipped inside a bigger buffer) against cast() scattered by a naive loop.
+template <class From, class To>
+void check_cast_into(std::mt19937& rng, bool large) {
+  const std::size_t rank = 1 + rng() % 3;
+  Shape shape(rank, 0);
+  for (auto& d : shape) d = 1 + rng() % (large ? 120 : 6);
+  std::vector<From> values(strided_test::product(shape));
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<From>(static_cast<double>(i % 97) * 1.75 - 40.0);
+  Shape perm(rank, 0);
+  for (std::size_t k = 0; k < rank; ++k) perm[k] = k;
+  std::shuffle(perm.begin(), perm.end(), rng);
+  Tensor<From> src = Tensor<From>::from_vector(values, shape).value().permute(perm).value();
+  if (rng() % 2 == 0) src = src.flip(rng() % rank).value();
+  if (rng() % 4 == 0) src = src.narrow(0, 0, 1).value().broadcast_to(src.shape()).value();
+  // The destination: the same shape, its axes in another order in memory, some flipped.
+  std::shuffle(perm.begin(), perm.end(), rng);
+  Shape stored(rank, 0), inverse(rank, 0);
+  for (std::size_t k = 0; k < rank; ++k) stored[k] = src.shape()[perm[k]] + 1;
+  for (std::size_t k = 0; k < rank; ++k) inverse[perm[k]] = k;
+  const std::size_t len = strided_test::product(stored);
+  const auto memory = std::make_unique<To[]>(len);
+  std::fill_n(memory.get(), len, To{});
+  auto dst = TensorSpan<To>::dense(std::span<To>(memory.get(), len), stored).value();
+  for (std::size_t k = 0; k < rank; ++k) dst = dst.narrow(k, 1, stored[k] - 1).value();
+  dst = dst.permute(inverse).value();
+  if (rng() % 2 == 0) dst = dst.flip({rng() % rank}).value();
+  REQUIRE(dst.shape() == src.shape());
+  INFO(strided::to_debug_string(src) << " into strides " << strided::to_string(dst.strides()));
+  REQUIRE(src.cast_into(dst).has_value());
+  const Tensor<To> expected = src.template cast<To>().value();
+  const auto want = std::make_unique<To[]>(len);  // not std::vector<bool>
+  std::fill_n(want.get(), len, To{});
+  Shape index(rank, 0);
+  std::size_t i = 0;
+  do {
+    want[dst.layout().storage_index(index)] = expected.as_slice().value()[i++];
+    std::size_t k = rank;
+    while (k > 0 && ++index[k - 1] == dst.shape()[k - 1]) index[--k] = 0;
+    if (k == 0) break;
+  } while (true);
+  CHECK(std::memcmp(want.get(), memory.get(), len * sizeof(To)) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("cast_into any view into any destination equals cast(), at 1, 2 and 3 threads") {
+  std::mt19937 rng(4605);
+  for (int trial = 0; trial < 60; ++trial) {
+    const strided_test::ScopedThreadCount threads(1 + static_cast<std::size_t>(trial % 3));
+    const bool large = trial % 6 == 0;  // chunks, scratch restaging, the pool
+    switch (trial % 5) {
+      case 0:
+        check_cast_into<float, strided::f16>(rng, large);
+        break;
+      case 1:
+        check_cast_into<float, strided::bf16>(rng, large);
+        break;
+      case 2:
+        check_cast_into<std::int64_t, float>(rng, large);
+        break;
+      case 3:
+        check_cast_into<std::uint8_t, bool>(rng, large);
+        break;
+      default:
+        check_cast_into<double, std::int64_t>(rng, large);
+        break;
+    }
+  }
 }
