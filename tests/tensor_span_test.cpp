@@ -13,6 +13,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "catch_shim.hpp"
@@ -366,7 +367,8 @@ void check_cast_into(std::mt19937& rng, bool large) {
   for (auto& d : shape) d = 1 + rng() % (large ? 120 : 6);
   std::vector<From> values(strided_test::product(shape));
   for (std::size_t i = 0; i < values.size(); ++i)
-    values[i] = static_cast<From>(static_cast<double>(i % 97) * 1.75 - 40.0);
+    values[i] = static_cast<From>(static_cast<double>(i % 97) * 1.75 -
+                                  (std::is_unsigned_v<From> ? 0.0 : 40.0));
   Shape perm(rank, 0);
   for (std::size_t k = 0; k < rank; ++k) perm[k] = k;
   std::shuffle(perm.begin(), perm.end(), rng);
