@@ -8,6 +8,10 @@
 //                      x_memcpy = time / memcpy into a preallocated buffer.
 //   eigen/<case>, xtensor/<case>: the peers writing into a preallocated destination (noalias).
 //   alloc/<kind>       a fresh 64 MiB buffer + memcpy, with and without huge-page advice.
+//   into/<case>        the public Tensor::copy_to / cast_into into a TensorSpan (a strided
+//                      destination over a preallocated buffer: slot k of a [B, C, H, W] batch
+//                      from an HWC image, the right half of each row of a [C, H, 2W] image);
+//                      x_memcpy = time / memcpy of the destination's bytes.
 //
 // Cases of 64 KiB and less (the `small` ones at the end of the table) time a batch of calls per
 // sample (calls_per_sample), the memcpy reference likewise: what they measure is a call's fixed
@@ -25,6 +29,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench_main.hpp"
@@ -32,6 +37,8 @@
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/copy/copy.hpp"
 #include "strided/detail/simd/isa.hpp"
+#include "strided/tensor.hpp"
+#include "strided/tensor_span.hpp"
 
 #if defined(STRIDED_HAVE_EIGEN)
 #include <Eigen/Core>
@@ -423,6 +430,54 @@ void xtensor_2d(benchmark::State& state, const Case& c, int kind) {
 }
 #endif
 
+// ----- into/: the public API writing a strided destination -------------------------------------
+
+constexpr std::size_t into_b = 4, into_c = 3, into_h = 448, into_w = 448;
+
+/// An HWC image of `T` whose values are not all equal.
+template <class T>
+strided::Tensor<T> hwc_image() {
+  std::vector<T> v(into_h * into_w * into_c);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<T>(i % 251);
+  return strided::Tensor<T>::from_vector(std::move(v), {into_h, into_w, into_c}).value();
+}
+
+/// copy_to (T = float) or cast_into (T = u8) of the CHW view of an HWC image into slot k.
+template <class T>
+void bench_into_slot(benchmark::State& state) {
+  const auto chw = hwc_image<T>().permute({2, 0, 1}).value();
+  std::vector<float> batch(into_b * into_c * into_h * into_w);
+  const auto slot = strided::TensorSpan<float>::dense(batch, {into_b, into_c, into_h, into_w})
+                        .value()
+                        .select(0, 2)
+                        .value();
+  const Case c{"slot", {into_c, into_h, into_w}, {}, {}, 4, 1, 0};
+  Buffers b(c);
+  ratio_to_memcpy(state, b, numel(c) * 4, [&] {
+    if constexpr (std::is_same_v<T, float>)
+      benchmark::DoNotOptimize(chw.copy_to(slot));
+    else
+      benchmark::DoNotOptimize(chw.template cast_into<float>(slot));
+    benchmark::ClobberMemory();
+  });
+}
+
+/// copy_to of a CHW view of an HWC image into the right half of each row of a [C, H, 2W] image.
+void bench_into_half_width(benchmark::State& state) {
+  const auto chw = hwc_image<float>().permute({2, 0, 1}).value();
+  std::vector<float> wide(into_c * into_h * 2 * into_w);
+  const auto half = strided::TensorSpan<float>::dense(wide, {into_c, into_h, 2 * into_w})
+                        .value()
+                        .narrow(2, into_w, into_w)
+                        .value();
+  const Case c{"half", {into_c, into_h, into_w}, {}, {}, 4, 1, 0};
+  Buffers b(c);
+  ratio_to_memcpy(state, b, numel(c) * 4, [&] {
+    benchmark::DoNotOptimize(chw.copy_to(half));
+    benchmark::ClobberMemory();
+  });
+}
+
 /// Whether case c is of `kind` (its name's first word, after "small_" for the small cases).
 bool is(const Case& c, const std::string& kind) {
   const std::string small = "small_";
@@ -446,6 +501,9 @@ void register_all() {
     add("copy_to/" + c.name, [&c](benchmark::State& s) { bench_copy_to(s, c); });
     add("contiguous/" + c.name, [&c](benchmark::State& s) { bench_contiguous(s, c); });
   }
+  add("into/slot_hwc_to_chw_448x448_f32", bench_into_slot<float>);
+  add("into/slot_hwc_u8_to_chw_448x448_f32_cast", bench_into_slot<std::uint8_t>);
+  add("into/half_width_hwc_to_chw_448x448_f32", bench_into_half_width);
   add("alloc/fresh_64MiB_plain_new", [](benchmark::State& s) { bench_alloc(s, false); });
   add("alloc/fresh_64MiB_allocate_buffer", [](benchmark::State& s) { bench_alloc(s, true); });
 #if defined(STRIDED_HAVE_EIGEN)

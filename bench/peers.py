@@ -12,6 +12,11 @@ measured").
   contiguous  np.ascontiguousarray(view) / view.contiguous() (allocates its output; for a view
               that is already contiguous, view.copy() / view.clone())
 
+  into/*      copy_bench's into/ cases: np.copyto / dst.copy_ into a strided slice of a
+              preallocated buffer (slot k of [B, C, H, W]; the right half of each row of
+              [C, H, 2W]), from the CHW view of an HWC image (u8 -> f32 for the _cast case);
+              the reference is memcpy of the destination's bytes
+
 Usage: /usr/bin/python3 bench/peers.py [--out peers.json] [--only SUBSTRING] [--reps 9]
 Other engineers may add cases to CASES (name, base shape, how to build the view, dtype).
 """
@@ -185,6 +190,35 @@ def run_torch(base, make_view, key, reps, inner):
     }
 
 
+def into_cases(lib):
+    """copy_bench's into/ cases for NumPy ("numpy") or PyTorch ("torch"): (name, work, bytes)."""
+    b, c, h, w = 4, 3, 448, 448
+    arange = np.arange(h * w * c) % 251
+    cases = []
+    for suffix, dtype in (("f32", np.float32), ("f32_cast", np.uint8)):
+        img = arange.astype(dtype).reshape(h, w, c)
+        batch = np.zeros((b, c, h, w), np.float32)
+        src, slot = img.transpose(2, 0, 1), batch[2]
+        if lib == "torch":
+            src, slot = torch.from_numpy(img).permute(2, 0, 1), torch.from_numpy(batch)[2]
+        name = "into/slot_hwc_u8_to_chw_448x448_f32_cast" if suffix == "f32_cast" else \
+            "into/slot_hwc_to_chw_448x448_f32"
+        cases.append((name, copier(lib, slot, src), c * h * w * 4))
+    img = arange.astype(np.float32).reshape(h, w, c)
+    wide = np.zeros((c, h, 2 * w), np.float32)
+    src, half = img.transpose(2, 0, 1), wide[:, :, w:]
+    if lib == "torch":
+        src, half = torch.from_numpy(img).permute(2, 0, 1), torch.from_numpy(wide)[:, :, w:]
+    cases.append(("into/half_width_hwc_to_chw_448x448_f32", copier(lib, half, src), c * h * w * 4))
+    return cases
+
+
+def copier(lib, dst, src):
+    if lib == "torch":
+        return lambda: dst.copy_(src)
+    return lambda: np.copyto(dst, src, casting="unsafe")
+
+
 def figures(r):
     """copy_to and contiguous, and for small cases their net figures in parentheses."""
     text = f"{r['copy_to']:6.2f} {r['contiguous']:6.2f}"
@@ -214,6 +248,12 @@ def main():
             result["torch"][name] = run_torch(base, make_view, key, args.reps, args.inner)
             line += f"  torch {figures(result['torch'][name])}"
         print(line, file=sys.stderr, flush=True)
+    for lib in ("numpy", "torch") if torch is not None else ("numpy",):
+        for name, work, nbytes in into_cases(lib):
+            if args.only in name:
+                result[lib][name] = {"copy_to": ratio(work, nbytes, args.reps, args.inner)}
+                print(f"{name:42s} {lib} {result[lib][name]['copy_to']:6.2f}", file=sys.stderr,
+                      flush=True)
     with open(args.out, "w") as f:
         json.dump(result, f, indent=1)
 

@@ -604,3 +604,30 @@ TEST_CASE("allocation failure: map and zip_with report allocation_failed before 
     CHECK(calls_in_failed_runs == 0);
   }
 }
+
+TEST_CASE("allocation failure: cast_into and copy_to into a TensorSpan never fail for memory",
+          "[alloc]") {
+  // A transposed source: cast_into restages it through the element-wise engine's scratch, and
+  // falls back to a walk staged on the stack when any of that memory is refused.
+  const Tensor<float> t = matrix(300, 200).transpose(0, 1).value();
+  const Tensor<double> expected = t.cast<double>().value();
+  std::vector<double> out(t.numel());
+  const auto dst = strided::TensorSpan<double>::dense(out, t.shape()).value();
+  const auto same = [&] {
+    const auto got = Tensor<double>::from_vector(out, t.shape()).value();
+    return strided::equal(got, expected);
+  };
+  CHECK_EVERY_K(
+      [&] {
+        std::fill(out.begin(), out.end(), -1.0);
+        const auto r = t.cast_into(dst);
+        const bool fine = r && (g_fail_at = 0, same());
+        return fine ? Outcome::ok : Outcome::other_error;
+      },
+      Outcome::ok);
+  std::vector<float> copied(t.numel());
+  const auto fdst = strided::TensorSpan<float>::dense(copied, t.shape()).value();
+  const auto r = t.copy_to(fdst);
+  REQUIRE(r.has_value());
+  CHECK(strided::equal(Tensor<float>::from_vector(copied, t.shape()).value(), t));
+}

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <list>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <span>
@@ -19,6 +20,8 @@
 #include <vector>
 
 #include "catch_shim.hpp"
+#include "strided/tensor_span.hpp"
+#include "thread_support.hpp"
 
 namespace {
 
@@ -648,4 +651,113 @@ TEST_CASE("a batch rank above max_rank is rank_too_large", "[batch][errors]") {
   REQUIRE(r.error().shape_error().kind() == ShapeErrorKind::rank_too_large);
   REQUIRE(r.error().message() == "stack_samples: rank 65 exceeds the maximum rank 64");
   REQUIRE(strided::concat_batches(std::vector{deep, deep})->shape()[0] == 2);
+}
+
+// ----- stack_into / concat_into: batches written into the caller's (strided) memory -----------
+
+namespace {
+
+// A destination of `shape` in a bigger buffer (a border of one element, axes reversed in memory,
+// the last one flipped), and the tensor that reads it back through the same layout.
+template <class T>
+struct Destination {
+  std::unique_ptr<T[]> memory;  // not std::vector<bool>
+  std::size_t len = 0;
+  strided::TensorSpan<T> span;
+  Tensor<T> read_back() const {
+    std::shared_ptr<const T> data(memory.get(), [](const T*) {});
+    return Tensor<T>::from_shared(data, len, span.layout()).value().template cast<T>().value();
+  }
+};
+
+template <class T>
+Destination<T> destination(const Shape& shape) {
+  const std::size_t rank = shape.size();
+  Shape big(rank, 0), reversed(rank, 0);
+  std::size_t len = 1;
+  for (std::size_t k = 0; k < rank; ++k) len *= (big[rank - 1 - k] = shape[k] + 2);
+  for (std::size_t k = 0; k < rank; ++k) reversed[k] = rank - 1 - k;
+  auto memory = std::make_unique<T[]>(len);
+  std::fill_n(memory.get(), len, value_for<T>(77));
+  auto span = strided::TensorSpan<T>::dense(std::span<T>(memory.get(), len), big).value();
+  span = span.permute(reversed).value();
+  for (std::size_t k = 0; k < rank; ++k) span = span.narrow(k, 1, shape[k]).value();
+  if (rank > 0) span = span.flip({rank - 1}).value();
+  return {std::move(memory), len, span};
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("stack_into and concat_into equal stack and concat in a strided destination",
+                   "[batch][into]", std::uint8_t, strided::f16, double, bool) {
+  using T = TestType;
+  std::mt19937 rng(461);
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::size_t rank = 1 + rng() % 3, count = 1 + rng() % 4;
+    const Shape shape = random_shape(rank, rng, trial % 10 == 0 ? 90 : 5);  // some parallel
+    const strided_test::ScopedThreadCount threads(1 + static_cast<std::size_t>(trial % 3));
+    std::vector<Tensor<T>> samples;
+    for (std::size_t i = 0; i < count; ++i)
+      samples.push_back(make_view<T>(all_kinds[rng() % all_kinds.size()], shape, i, rng));
+    const std::size_t axis = rng() % (rank + 1);
+    Shape stacked = shape;
+    stacked.insert(axis, count);
+    auto dst = destination<T>(stacked);
+    REQUIRE(strided::stack_into(samples, axis, dst.span).has_value());
+    check_stack(samples, axis, dst.read_back());
+    if (axis == 0) {
+      auto again = destination<T>(stacked);
+      REQUIRE(strided::stack_samples_into(samples, again.span).has_value());
+      check_stack(samples, 0, again.read_back());
+    }
+    // concat: parts of different extents along the joined axis.
+    const std::size_t join = rng() % rank;
+    std::vector<Tensor<T>> parts;
+    Shape joined = shape;
+    joined[join] = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      Shape part = shape;
+      part[join] = rng() % 4;
+      joined[join] += part[join];
+      parts.push_back(make_view<T>(all_kinds[rng() % all_kinds.size()], part, i, rng));
+    }
+    auto cdst = destination<T>(joined);
+    REQUIRE(strided::concat_into(parts, join, cdst.span).has_value());
+    check_concat(parts, join, cdst.read_back());
+    if (join == 0) {
+      auto again = destination<T>(joined);
+      REQUIRE(strided::concat_batches_into(parts, again.span).has_value());
+      check_concat(parts, 0, again.read_back());
+    }
+  }
+}
+
+TEST_CASE("stack_into and concat_into errors come before anything is written", "[batch][errors]") {
+  const std::vector<Tensor<float>> samples{filled<float>({2, 3}, 0), filled<float>({2, 3}, 1)};
+  std::vector<float> memory(12, -1.0f);
+  const auto dst = strided::TensorSpan<float>::dense(memory, {2, 2, 3}).value();
+  const auto check = [&](const strided::Result<void, DataError>& r, const std::string& message) {
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message() == message);
+    CHECK(std::all_of(memory.begin(), memory.end(), [](float v) { return v == -1.0f; }));
+  };
+  check(strided::stack_samples_into(std::vector<Tensor<float>>{}, dst),
+        "stack_samples_into: no samples to batch");
+  check(strided::stack_into(samples, 2, dst),
+        "stack_into: shape [2, 3, 2] cannot be broadcast with [2, 2, 3]");
+  check(strided::stack_into(samples, 4, dst),
+        "stack_into: axis 4 is out of range for rank 3 (shape [2, 2, 3])");
+  check(strided::concat_into(std::vector<Tensor<float>>{samples[0], filled<float>({3, 2}, 2)}, 0,
+                             dst.reshape({4, 3}).value()),
+        "concat_into: sample 1 has shape [3, 2], expected [3, 3]");
+  check(strided::concat_batches_into(samples, dst),
+        "concat_batches_into: shape [4, 3] cannot be broadcast with [2, 2, 3]");
+  // A sample reading the destination's own memory (here its second half).
+  std::shared_ptr<const float> shared(memory.data(), [](const float*) {});
+  const auto inside =
+      Tensor<float>::from_shared(shared, 12, Layout::contiguous({2, 3}, 6).value()).value();
+  check(strided::stack_samples_into(std::vector<Tensor<float>>{samples[0], inside}, dst),
+        "stack_samples_into: the source and the destination overlap in memory");
+  REQUIRE(strided::stack_samples_into(samples, dst).has_value());
+  CHECK(memory[7] == samples[1].get({0, 1}).value());
 }

@@ -24,7 +24,7 @@ int details_held(const ShapeError& e) {
                       se::DuplicateAxis, se::IndexOutOfRange, se::RangeOutOfRange,
                       se::NonContiguousReshape, se::BroadcastIncompatible, se::InvalidArgument,
                       se::InvalidAxisArgument, se::StorageOutOfBounds, se::StorageBelowZero,
-                      se::AllocationFailed, se::OutOfMemory>(e);
+                      se::AllocationFailed, se::OutOfMemory, se::MemoryOverlap>(e);
 }
 
 // The details of `e`, which must be a `P` raised by `op` with kind `kind`.
@@ -228,3 +228,19 @@ static_assert(details_are_constexpr());
 static_assert(ShapeError::rank_required("transpose_2d", 3, 2).get_if<se::RankRequired>()->rank ==
               3);
 }  // namespace
+
+TEST_CASE("memory_overlap details: between source and destination, or within a destination") {
+  const auto o = ShapeError::memory_overlap("copy_to");
+  REQUIRE_FALSE(
+      details<se::MemoryOverlap>(o, "copy_to", ShapeErrorKind::memory_overlap).within_destination);
+  REQUIRE(o.message() == "copy_to: the source and the destination overlap in memory");
+  const auto s = ShapeError::self_overlap("TensorSpan::from_parts");
+  REQUIRE(details<se::MemoryOverlap>(s, "TensorSpan::from_parts", ShapeErrorKind::memory_overlap)
+              .within_destination);
+  REQUIRE(
+      s.message() ==
+      "TensorSpan::from_parts: the destination overlaps itself (two indices reach one element)");
+  REQUIRE(std::string(strided::to_string(ShapeErrorKind::memory_overlap)) == "memory_overlap");
+  const std::error_code code = ShapeErrorKind::memory_overlap;
+  REQUIRE(code.message() == "memory_overlap");
+}

@@ -284,3 +284,22 @@ TEST_CASE("gather_batch: samples by index from a tensor and from (inputs, labels
   CHECK(bad.error().message() ==
         "gather_batch: index 4 is out of bounds for axis 0 of size 4 (shape [4])");
 }
+
+TEST_CASE("index_select_into: an output overlapping the input or the indices is memory_overlap") {
+  std::vector<std::int64_t> memory{0, 1, 2, 3, 4, 5, 6, 7};
+  std::shared_ptr<const std::int64_t> shared(memory.data(), [](const std::int64_t*) {});
+  const auto t =
+      Tensor<std::int64_t>::from_shared(shared, 8, Layout::contiguous({4}).value()).value();
+  const std::string overlap = "index_select_into: the source and the destination overlap in memory";
+  check_error(strided::index_select_into(t, 0, {3, 2}, std::span(memory).subspan(3, 2)),
+              ShapeErrorKind::memory_overlap, overlap);
+  const auto small = t.narrow(0, 0, 2).value();
+  std::vector<std::int64_t> picks{1, 0};
+  check_error(
+      strided::index_select_into(small, 0, std::span<const std::int64_t>(picks), std::span(picks)),
+      ShapeErrorKind::memory_overlap, overlap);
+  CHECK(memory == std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
+  CHECK(picks == std::vector<std::int64_t>{1, 0});
+  REQUIRE(strided::index_select_into(t, 0, {3, 2}, std::span(memory).subspan(4, 2)).has_value());
+  CHECK(memory == std::vector<std::int64_t>{0, 1, 2, 3, 3, 2, 6, 7});
+}

@@ -14,6 +14,7 @@
 
 #include "catch_shim.hpp"
 #include "strided/parallel.hpp"
+#include "strided/tensor_span.hpp"
 
 using strided::Shape;
 using strided::ShapeErrorKind;
@@ -339,4 +340,136 @@ TEST_CASE("map and zip_with on the thread pool equal the one-thread result", "[m
     CHECK(strided::zip_with(f, a, b).value().to_vector() == serial_zip.to_vector());
   }
   strided::set_num_threads(0);
+}
+
+// ----- map_into / zip_with_into: a strided destination in the caller's memory ------------------
+
+namespace {
+
+// A destination of `shape` inside a bigger buffer: axes permuted in memory, some flipped, maybe
+// every other element, so that its strides are neither row-major nor positive.
+strided::TensorSpan<float> random_destination(std::mt19937& rng, std::vector<float>& memory,
+                                              const Shape& shape) {
+  const std::size_t rank = shape.size();
+  Shape perm(rank, 0), big(rank, 0);
+  for (std::size_t k = 0; k < rank; ++k) perm[k] = k;
+  std::shuffle(perm.begin(), perm.end(), rng);
+  const std::size_t step = rng() % 2 + 1;
+  std::size_t n = 1;
+  for (std::size_t k = 0; k < rank; ++k) n *= (big[k] = shape[perm[k]] * step + 1);
+  memory.assign(n, -7.0f);
+  auto dst = strided::TensorSpan<float>::dense(memory, big).value();
+  for (std::size_t k = 0; k < rank; ++k) dst = dst.narrow(k, 1, shape[perm[k]] * step).value();
+  Shape inverse(rank, 0);
+  for (std::size_t k = 0; k < rank; ++k) inverse[perm[k]] = k;
+  dst = dst.permute(inverse).value();
+  if (step == 2)  // every other element along each axis, through a reshape view [n, 2]
+    for (std::size_t k = 0; k < rank; ++k) {
+      Shape split = dst.shape();
+      split[k] = shape[k];
+      split.insert(k + 1, 2);
+      dst = dst.reshape(split).value().select(k + 1, 0).value();
+    }
+  for (std::size_t k = 0; k < rank; ++k)
+    if (rng() % 3 == 0) dst = dst.flip({k}).value();
+  return dst;
+}
+
+// The buffer a correct write of `values` into `dst` leaves, by a naive loop over dst's indices.
+std::vector<float> scattered(const strided::TensorSpan<float>& dst, const Tensor<float>& values,
+                             std::vector<float> memory) {
+  std::fill(memory.begin(), memory.end(), -7.0f);
+  if (dst.empty()) return memory;
+  Shape index(dst.rank(), 0);
+  do memory[dst.layout().storage_index(index)] = values.get(index).value();
+  while (next_index(index, dst.shape()));
+  return memory;
+}
+
+}  // namespace
+
+TEST_CASE("map_into and zip_with_into write a strided destination as a naive loop does",
+          "[map][zip_with][into]") {
+  std::mt19937 rng(46);
+  const auto g = [](float x, float y) { return x * 0.5f - y; };
+  for (int trial = 0; trial < 120; ++trial) {
+    const std::size_t rank = rng() % 5;
+    const bool large = trial % 12 == 0;  // the tiled, scratch and parallel paths
+    const auto a = random_view<float>(rng, rank, large ? (rank <= 2 ? 400 : 24) : 6);
+    const auto b = view_of_shape<float>(rng, broadcastable_from(rng, a.shape()));
+    INFO(strided::to_debug_string(a) << "\n" << strided::to_debug_string(b));
+    std::vector<float> memory;
+    const auto dst = random_destination(rng, memory, a.shape());
+    const std::size_t threads = 1 + static_cast<std::size_t>(trial % 3);
+    strided::set_num_threads(threads);
+    REQUIRE(strided::map_into(dst, affine, a).has_value());
+    CHECK(memory == scattered(dst, strided::map(a, affine).value(), memory));
+    REQUIRE(strided::zip_with_into(dst, g, a, b).has_value());
+    CHECK(memory == scattered(dst, strided::zip_with(g, a, b).value(), memory));
+  }
+  strided::set_num_threads(0);
+}
+
+TEST_CASE("zip_with_into converts f's result, broadcasts to the destination, rank 0 and empty",
+          "[zip_with][into]") {
+  std::vector<std::int32_t> out(6, -1);
+  const auto dst = strided::TensorSpan<std::int32_t>::dense(out, {2, 3}).value();
+  const auto row = iota<std::uint8_t>({3});  // 0 1 2, broadcast over the rows
+  const auto col = Tensor<double>::from_vector({10.5, 20.5}, {2, 1}).value();
+  REQUIRE(strided::zip_with_into(
+              dst, [](std::uint8_t x, double y) { return x + y; }, row, col)
+              .has_value());
+  CHECK(out == std::vector<std::int32_t>{10, 11, 12, 20, 21, 22});  // truncated to int32
+  REQUIRE(strided::map_into(
+              dst, [](std::uint8_t x) { return x * 3; }, Tensor<std::uint8_t>::scalar(4))
+              .has_value());
+  CHECK(out == std::vector<std::int32_t>(6, 12));
+  const auto one = strided::TensorSpan<std::int32_t>::dense(std::span(out).first(1), {}).value();
+  REQUIRE(strided::map_into(
+              one, [](std::uint8_t x) { return x + 1; }, Tensor<std::uint8_t>::scalar(1))
+              .has_value());
+  CHECK(out[0] == 2);
+  std::size_t calls = 0;
+  const auto none =
+      strided::TensorSpan<std::int32_t>::dense(std::span(out).first(0), {0, 3}).value();
+  REQUIRE(strided::map_into(
+              none, [&calls](std::uint8_t x) { return ++calls + x; }, iota<std::uint8_t>({3}))
+              .has_value());
+  CHECK(calls == 0);
+}
+
+TEST_CASE("map_into and zip_with_into errors: shapes, overlap, nothing written", "[into][errors]") {
+  std::vector<float> memory(12, 1.0f);
+  const std::vector<float> before = memory;
+  const auto dst = strided::TensorSpan<float>::dense(memory, {3, 4}).value();
+  const auto x = iota<float>({4, 3});
+  std::size_t calls = 0;
+  const auto f = [&calls](float v) { return ++calls, v; };
+  auto r = strided::map_into(dst, f, x);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().kind() == ShapeErrorKind::broadcast_incompatible);
+  CHECK(r.error().message() == "map_into: shape [4, 3] cannot be broadcast with [3, 4]");
+  r = strided::zip_with_into(
+      dst, [](float a, float b) { return a + b; }, iota<float>({4}), iota<float>({2, 1, 4}));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message() == "zip_with_into: shape [2, 1, 4] cannot be broadcast with [3, 4]");
+  // In place (the input is the destination's memory) and partial overlap are memory_overlap.
+  std::shared_ptr<const float> shared(memory.data(), [](const float*) {});
+  const auto same =
+      Tensor<float>::from_shared(shared, 12, strided::Layout::contiguous({3, 4}).value()).value();
+  r = strided::map_into(dst, f, same);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().kind() == ShapeErrorKind::memory_overlap);
+  CHECK(r.error().message() == "map_into: the source and the destination overlap in memory");
+  r = strided::zip_with_into(
+      dst.narrow(0, 2, 1).value(), [](float a, float b) { return a + b; }, iota<float>({4}),
+      same.select(0, 0).value());
+  CHECK(r.has_value());  // rows 0 and 2: disjoint
+  r = strided::zip_with_into(
+      dst.narrow(0, 1, 2).value(), [](float a, float b) { return a + b; }, iota<float>({4}),
+      same.narrow(0, 0, 2).value());
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().message() == "zip_with_into: the source and the destination overlap in memory");
+  CHECK(calls == 0);
+  CHECK(std::equal(memory.begin() + 4, memory.begin() + 8, before.begin() + 4));  // row 1
 }

@@ -465,3 +465,20 @@ TEST_CASE("reduction errors name the op, the axis and the shape", "[reduce]") {
   REQUIRE(strided::sum_into(t, {0}, std::span<float>(out, 3)));
   CHECK((out[0] == 0 && out[2] == 0 && out[3] == 7));
 }
+
+TEST_CASE("a *_into output overlapping the input is memory_overlap, nothing written", "[reduce]") {
+  std::vector<float> memory{1, 2, 3, 4, 5, 6, 7, 8};
+  std::shared_ptr<const float> shared(memory.data(), [](const float*) {});
+  const auto t =
+      Tensor<float>::from_shared(shared, 8, strided::Layout::contiguous({2, 3}).value()).value();
+  // Row sums into elements 5 and 6 (the second row's last element and the unused tail): overlap.
+  auto r = strided::sum_into(t, Shape{1}, std::span(memory).subspan(5, 2));
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().kind() == ShapeErrorKind::memory_overlap);
+  CHECK(r.error().message() == "sum: the source and the destination overlap in memory");
+  CHECK(memory == std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8});
+  // Just past the input: fine.
+  REQUIRE(strided::sum_into(t, Shape{1}, std::span(memory).subspan(6, 2)).has_value());
+  CHECK(memory[6] == 6);
+  CHECK(memory[7] == 15);
+}

@@ -27,6 +27,7 @@
 #include "strided/error.hpp"
 #include "strided/result.hpp"
 #include "strided/tensor.hpp"
+#include "strided/tensor_span.hpp"
 
 namespace strided {
 
@@ -235,10 +236,10 @@ Result<batch_t<S>, DataError> build_batch(const BatchOp& op, std::size_t count, 
   }
 }
 
-// Every batching call: checks in the documented order (empty, axis, the first sample whose
-// shape differs), then builds each member (overflow, allocation).
+// The checks of every batching call, in the documented order: empty, axis, the first sample
+// whose shape differs.
 template <class S>
-Result<batch_t<S>, DataError> run_batch_checked(const BatchOp& op, std::span<const S> samples) {
+Result<void, DataError> check_samples(const BatchOp& op, std::span<const S> samples) {
   if (samples.empty()) return DataError::empty_batch(op.name);
   const S& first = samples[0];
   std::optional<DataError> failed;
@@ -258,7 +259,49 @@ Result<batch_t<S>, DataError> run_batch_checked(const BatchOp& op, std::span<con
     visit_leaf_pairs(first, samples[i], check_sample);
   }
   if (failed) return std::move(*failed);
+  return {};
+}
+
+// Every batching call: check_samples, then builds each member (overflow, allocation).
+template <class S>
+Result<batch_t<S>, DataError> run_batch_checked(const BatchOp& op, std::span<const S> samples) {
+  if (auto checked = check_samples(op, samples); !checked) return std::move(checked).error();
   return build_batch<S>(op, samples.size(), [&](std::size_t i) -> const S& { return samples[i]; });
+}
+
+// The *_into forms: check_samples, dst's shape against the batch's, overlap; then each sample
+// copied into its slice of dst (select for stack, narrow for concat) by copy_to.
+template <Element T>
+Result<void, DataError> fill_batch_into(const BatchOp& op, std::span<const Tensor<T>> samples,
+                                        const TensorSpan<T>& dst) {
+  if (auto checked = check_samples(op, samples); !checked) return std::move(checked).error();
+  auto get = [&](std::size_t i) -> const Tensor<T>& { return samples[i]; };
+  auto shape = batch_shape<T>(op, samples.size(), get);
+  if (!shape) return std::move(shape).error();
+  if (*shape != dst.shape())
+    return DataError::shape(ShapeError::broadcast_incompatible(op.name, *shape, dst.shape()));
+  const auto out = byte_extent(dst.data(), dst.layout(), sizeof(T));
+  for (const Tensor<T>& sample : samples)
+    if (extents_overlap(byte_extent(sample.storage().get(), sample.layout(), sizeof(T)), out))
+      return DataError::shape(ShapeError::memory_overlap(op.name));
+  std::size_t at = 0;  // index along the batched axis where the next sample starts
+  for (const Tensor<T>& sample : samples) {
+    const bool stacked = op.mode == BatchMode::stack;
+    const std::size_t n = stacked ? 1 : sample.shape()[op.axis];
+    auto slice = stacked ? dst.select(op.axis, at) : dst.narrow(op.axis, at, n);
+    if (!slice) return DataError::shape(std::move(slice).error().in(op.name));
+    if (auto copied = sample.copy_to(*slice); !copied)
+      return DataError::shape(std::move(copied).error().in(op.name));
+    at += n;
+  }
+  return {};
+}
+
+template <Element T>
+Result<void, DataError> run_batch_into(const BatchOp& op, std::span<const Tensor<T>> samples,
+                                       const TensorSpan<T>& dst) {
+  return guard_allocations([&] { return fill_batch_into(op, samples, dst); },
+                           [&] { return DataError::shape(ShapeError::out_of_memory(op.name)); });
 }
 
 // run_batch_checked through guard_allocations: shapes of more than 8 axes and error contexts are
@@ -319,6 +362,51 @@ template <SampleRange R>
 auto concat(const R& parts, std::size_t axis) {
   return detail::run_batch({"concat", detail::BatchMode::concat, axis}, detail::sample_span(parts));
 }
+
+/// A SampleRange of tensors (the samples the *_into forms take).
+template <class R>
+concept TensorRange = SampleRange<R> && detail::is_tensor_v<std::ranges::range_value_t<const R>>;
+/// The element type of a TensorRange's tensors.
+template <TensorRange R>
+using range_element_t = typename std::ranges::range_value_t<const R>::value_type;
+
+/// @name Batches into the caller's memory
+/// stack_samples / stack / concat_batches / concat writing into `dst` (a TensorSpan over the
+/// caller's memory, e.g. a pinned buffer reused for every batch) instead of a fresh tensor. The
+/// samples are tensors (for a pair or tuple, call once per member with that member's
+/// destination). Each sample is copied into its slice of dst by copy_to, at the copy engine's
+/// speed. Errors, before anything is written: those of the allocating form; dst's shape other
+/// than the batch's (shape / broadcast_incompatible: the batch's shape, dst's shape); a sample
+/// overlapping dst's memory (shape / memory_overlap).
+///@{
+
+/// stack_samples into dst (of shape [n, d...]).
+template <TensorRange R>
+Result<void, DataError> stack_samples_into(const R& samples, TensorSpan<range_element_t<R>> dst) {
+  return detail::run_batch_into({"stack_samples_into", detail::BatchMode::stack, 0},
+                                detail::sample_span(samples), dst);
+}
+/// stack into dst: the new axis before `axis`.
+template <TensorRange R>
+Result<void, DataError> stack_into(const R& samples, std::size_t axis,
+                                   TensorSpan<range_element_t<R>> dst) {
+  return detail::run_batch_into({"stack_into", detail::BatchMode::stack, axis},
+                                detail::sample_span(samples), dst);
+}
+/// concat_batches into dst (of shape [sum n_i, d...]).
+template <TensorRange R>
+Result<void, DataError> concat_batches_into(const R& parts, TensorSpan<range_element_t<R>> dst) {
+  return detail::run_batch_into({"concat_batches_into", detail::BatchMode::concat, 0},
+                                detail::sample_span(parts), dst);
+}
+/// concat into dst along `axis`.
+template <TensorRange R>
+Result<void, DataError> concat_into(const R& parts, std::size_t axis,
+                                    TensorSpan<range_element_t<R>> dst) {
+  return detail::run_batch_into({"concat_into", detail::BatchMode::concat, axis},
+                                detail::sample_span(parts), dst);
+}
+///@}
 
 /// The model input of a batch: the tensor itself, or, for a pair / tuple / custom batch, the
 /// inference_input of its first member (recursively: the first tensor depth first). A reference

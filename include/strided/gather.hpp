@@ -26,6 +26,7 @@
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
 #include "strided/tensor.hpp"
+#include "strided/tensor_span.hpp"
 
 namespace strided {
 
@@ -112,7 +113,8 @@ Result<Tensor<T>> index_select(const Tensor<T>& t, std::size_t axis,
 }
 
 /// Into the caller's buffer `out` (row-major; its size must be the result's element count,
-/// element_count_mismatch otherwise). Allocates nothing, and reports every error before writing.
+/// element_count_mismatch otherwise; memory_overlap when it overlaps t's memory or the indices).
+/// Allocates nothing, and reports every error before writing.
 template <Element T>
 Result<void> index_select_into(const Tensor<T>& t, std::size_t axis,
                                std::span<const std::int64_t> indices, std::span<T> out) {
@@ -121,6 +123,11 @@ Result<void> index_select_into(const Tensor<T>& t, std::size_t axis,
     if (!layout) return std::move(layout).error();
     if (out.size() != layout->numel())
       return ShapeError::element_count_mismatch("index_select_into", out.size(), layout->shape());
+    const auto into = detail::span_extent(out);
+    if (detail::extents_overlap(detail::byte_extent(t.storage().get(), t.layout(), sizeof(T)),
+                                into) ||
+        detail::extents_overlap(detail::span_extent(indices), into))
+      return ShapeError::memory_overlap("index_select_into");
     detail::run_gather(t, axis, indices, *layout, out.data());
     return {};
   });

@@ -53,7 +53,7 @@ using max_op = ExtremumOp<T, true>;
 //   sum_into(t, out)            all elements, written to out[0] (out.size() must be 1)
 //   sum_into(t, axes, out)      the listed axes, row-major into out (size = the result's numel)
 // An empty axis list reduces nothing (NumPy's axis=()). The *_into forms allocate nothing and
-// check everything before they write.
+// check everything before they write (memory_overlap when out overlaps t's memory).
 
 #define STRIDED_REDUCTION(NAME, RESULT, OP, ORDERED, NONEMPTY)                                     \
   template <BuiltinElement T>                                                                      \

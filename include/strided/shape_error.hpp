@@ -51,7 +51,7 @@ class ShapeError {
       shape_errors::NonContiguousReshape, shape_errors::BroadcastIncompatible,
       shape_errors::InvalidArgument, shape_errors::InvalidAxisArgument,
       shape_errors::StorageOutOfBounds, shape_errors::StorageBelowZero,
-      shape_errors::AllocationFailed, shape_errors::OutOfMemory>();
+      shape_errors::AllocationFailed, shape_errors::OutOfMemory, shape_errors::MemoryOverlap>();
   static constexpr unsigned char tag_count = tag_of<void>;
   template <class P>
   static constexpr bool is_details =
@@ -78,6 +78,7 @@ class ShapeError {
     shape_errors::StorageBelowZero storage_below_zero;
     shape_errors::AllocationFailed allocation_failed;
     shape_errors::OutOfMemory out_of_memory;
+    shape_errors::MemoryOverlap memory_overlap;
 
     constexpr Details() noexcept : no_details() {}
     constexpr Details(shape_errors::NoDetails d) noexcept : no_details(d) {}
@@ -107,6 +108,7 @@ class ShapeError {
         : storage_below_zero(std::move(d)) {}
     constexpr Details(shape_errors::AllocationFailed d) noexcept : allocation_failed(d) {}
     constexpr Details(shape_errors::OutOfMemory d) noexcept : out_of_memory(d) {}
+    constexpr Details(shape_errors::MemoryOverlap d) noexcept : memory_overlap(d) {}
     constexpr ~Details() {}  // ShapeError destroys the member tag_ names
   };
 
@@ -152,6 +154,8 @@ class ShapeError {
         return f(d.allocation_failed);
       case tag_of<OutOfMemory>:
         return f(d.out_of_memory);
+      case tag_of<MemoryOverlap>:
+        return f(d.memory_overlap);
       default:
         return f(d.no_details);
     }
@@ -281,6 +285,14 @@ class ShapeError {
   /// Kind allocation_failed for memory other than an element buffer.
   static constexpr ShapeError out_of_memory(const char* op) {
     return {op, shape_errors::OutOfMemory{}};
+  }
+  /// Kind memory_overlap: a destination overlaps the memory the operation reads.
+  static constexpr ShapeError memory_overlap(const char* op) {
+    return {op, shape_errors::MemoryOverlap{false}};
+  }
+  /// Kind memory_overlap: a destination reaches one element from two indices.
+  static constexpr ShapeError self_overlap(const char* op) {
+    return {op, shape_errors::MemoryOverlap{true}};
   }
 
   ///@}

@@ -32,6 +32,7 @@ enum class ShapeErrorKind : int {
   invalid_argument,            ///< an argument outside its domain (e.g. a zero step)
   storage_out_of_bounds,       ///< a layout reaches outside its buffer
   allocation_failed,           ///< the element buffer could not be allocated
+  memory_overlap,              ///< a destination overlaps its source or itself
 };
 
 /// The lower-case name of a kind, e.g. "axis_out_of_range".
@@ -61,6 +62,8 @@ constexpr const char* to_string(ShapeErrorKind kind) noexcept {
       return "storage_out_of_bounds";
     case ShapeErrorKind::allocation_failed:
       return "allocation_failed";
+    case ShapeErrorKind::memory_overlap:
+      return "memory_overlap";
   }
   return "unknown";
 }
@@ -333,6 +336,20 @@ struct OutOfMemory {
 };
 /// Appends the message text of out_of_memory (after `op: `).
 [[gnu::cold]] inline void describe(MessageText& m, const OutOfMemory&) { m << "out of memory"; }
+
+/// A write into caller memory whose destination overlaps the memory it reads, or a destination
+/// that reaches one element from two indices (a zero stride on an axis of size > 1, ...).
+struct MemoryOverlap {
+  static constexpr ShapeErrorKind kind = ShapeErrorKind::memory_overlap;  ///< its kind
+  bool within_destination;  ///< the destination overlaps itself (no source involved)
+};
+/// Appends the message text of `e` (after `op: `).
+[[gnu::cold]] inline void describe(detail::MessageText& m, const MemoryOverlap& e) {
+  if (e.within_destination)
+    m << "the destination overlaps itself (two indices reach one element)";
+  else
+    m << "the source and the destination overlap in memory";
+}
 
 }  // namespace shape_errors
 

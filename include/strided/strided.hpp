@@ -28,5 +28,6 @@
 #include "strided/runs.hpp"
 #include "strided/shape.hpp"
 #include "strided/tensor.hpp"
+#include "strided/tensor_span.hpp"
 #include "strided/values.hpp"
 #include "strided/view_ops.hpp"

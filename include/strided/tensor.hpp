@@ -21,6 +21,7 @@
 #include "strided/detail/bitcast.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/cast.hpp"
+#include "strided/detail/cast_strided.hpp"
 #include "strided/detail/copy/copy.hpp"
 #include "strided/detail/walk.hpp"
 #include "strided/element.hpp"
@@ -29,6 +30,7 @@
 #include "strided/print.hpp"  // Display and Debug of a Tensor: to_string, operator<<, ...
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
+#include "strided/tensor_span.hpp"
 #include "strided/values.hpp"
 #include "strided/view_ops.hpp"
 
@@ -267,7 +269,30 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
     return detail::guard_allocations("copy_to", [&]() -> Result<void> {
       if (dst.size() != numel())
         return ShapeError::element_count_mismatch("copy_to", dst.size(), shape());
+      const detail::ByteExtent into{reinterpret_cast<std::uintptr_t>(dst.data()),
+                                    reinterpret_cast<std::uintptr_t>(dst.data() + dst.size())};
+      if (detail::extents_overlap(extent(layout_), into))
+        return ShapeError::memory_overlap("copy_to");
       copy_into(dst.data());
+      return {};
+    });
+  }
+
+  /// Writes the elements into the strided destination `dst` (NumPy `np.copyto(dst, src)`,
+  /// PyTorch `dst.copy_(src)`), broadcasting this tensor to dst's shape; through the copy engine,
+  /// on every thread for large copies. Errors, before anything is written:
+  /// broadcast_incompatible; memory_overlap when dst's memory extent meets this tensor's.
+  Result<void> copy_to(TensorSpan<T> dst) const {
+    return detail::guard_allocations("copy_to", [&]() -> Result<void> {
+      auto src = source_for("copy_to", dst);
+      if (!src) return std::move(src).error();
+      if (dst.empty()) return {};
+      detail::copy_strided({.shape = dst.shape(),
+                            .src = reinterpret_cast<const std::byte*>(data_.get() + src->offset()),
+                            .src_strides = src->strides(),
+                            .dst = reinterpret_cast<std::byte*>(dst.data() + dst.offset()),
+                            .dst_strides = dst.strides(),
+                            .elem_size = sizeof(T)});
       return {};
     });
   }
@@ -337,6 +362,35 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
     });
   }
 
+  /// Converts every element into the strided destination `dst` by the rules of cast() (NumPy
+  /// `np.copyto(dst, src, casting="unsafe")`, PyTorch `dst.copy_(src)`), broadcasting this tensor
+  /// to dst's shape. A strided source is restaged in chunks through the element-wise engine's
+  /// per-thread scratch (bounded; on the stack when it cannot be allocated), never copied whole;
+  /// never fails for want of memory. Errors, before anything is written: broadcast_incompatible,
+  /// memory_overlap.
+  template <Element U>
+  Result<void> cast_into(TensorSpan<U> dst) const requires CastableTo<T, U> {
+    return detail::guard_allocations("cast_into", [&]() -> Result<void> {
+      auto src = source_for("cast_into", dst);
+      if (!src) return std::move(src).error();
+      if (dst.empty()) return {};
+      detail::cast_strided<T, U>(dst.shape(), data_.get() + src->offset(), src->strides(),
+                                 src->is_contiguous(), dst.data() + dst.offset(), dst.strides());
+      return {};
+    });
+  }
+  /// cast_into a dense destination: the elements in row-major order (size must equal numel()).
+  template <Element U>
+  Result<void> cast_into(std::span<U> dst) const requires CastableTo<T, U> {
+    return detail::guard_allocations("cast_into", [&]() -> Result<void> {
+      if (dst.size() != numel())
+        return ShapeError::element_count_mismatch("cast_into", dst.size(), shape());
+      auto dense = TensorSpan<U>::dense(dst, shape());
+      if (!dense) return std::move(dense).error().in("cast_into");
+      return cast_into(*dense);
+    });
+  }
+
   /// cast<float>().
   Result<Tensor<float>> to_f32() const requires CastableTo<T, float> { return cast<float>(); }
 
@@ -383,6 +437,27 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
       if (made) std::fill_n(made->mutable_data(), made->numel(), value);
       return made;
     });
+  }
+
+  static detail::ByteExtent extent(const void* base, const Layout& layout, std::size_t size) {
+    return detail::byte_extent(base, layout, size);
+  }
+  detail::ByteExtent extent(const Layout& layout) const {
+    return detail::byte_extent(data_.get(), layout, sizeof(T));
+  }
+
+  // This tensor's layout broadcast to dst's shape, once dst is known not to overlap it: the
+  // checks every write into a TensorSpan makes before it writes.
+  template <Element U>
+  Result<Layout> source_for(const char* op, const TensorSpan<U>& dst) const {
+    auto src = layout_.broadcast_to(dst.shape());
+    if (!src) {
+      if (src.error().kind() == ShapeErrorKind::allocation_failed) return src.error().in(op);
+      return ShapeError::broadcast_incompatible(op, shape(), dst.shape());
+    }
+    if (detail::extents_overlap(extent(*src), extent(dst.data(), dst.layout(), sizeof(U))))
+      return ShapeError::memory_overlap(op);
+    return src;
   }
 
   void copy_into(T* dst) const {

@@ -1,11 +1,16 @@
 // Fuzz target: bytes -> a buffer seen through an arbitrary as_strided layout, then a gather
-// (index_select, index_select_into) and a bit view (bitcast) checked against a reference model.
+// (index_select, index_select_into), a bit view (bitcast) and a copy into a strided destination
+// (TensorSpan::from_parts, copy_to) checked against a reference model.
 //
 // The model predicts each call's error from the documented rules alone (docs/operations.md) and,
 // when there is none, says for every output element which source bytes it must hold: a gather's
 // element [..., j, ...] is the source's [..., indices[j], ...]; a bit view's element holds the
 // bytes of the source elements it covers (a part of one when elements shrink, `ratio` of them
-// side by side along the last axis when they grow).
+// side by side along the last axis when they grow). A destination built by from_parts must lie
+// inside its memory and reach no element twice; copy_to into it writes dst[i] = the source
+// broadcast to dst's shape at i and nothing else, or fails (broadcast_incompatible,
+// memory_overlap when the destination is over the source's own buffer and the extents meet)
+// having written nothing.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +22,7 @@
 #include "fuzz_support.hpp"
 #include "strided/gather.hpp"
 #include "strided/tensor.hpp"
+#include "strided/tensor_span.hpp"
 
 namespace {
 
@@ -157,6 +163,88 @@ void check_bitcast(const Tensor<T>& t) {
   });
 }
 
+// Lowest and highest storage index `layout` reaches (numel > 0), by enumeration.
+std::pair<std::ptrdiff_t, std::ptrdiff_t> extent(const strided::Layout& layout) {
+  std::ptrdiff_t low = std::numeric_limits<std::ptrdiff_t>::max(), high = -1;
+  for_each_index(layout.shape(), [&](const Shape& at) {
+    const auto s = static_cast<std::ptrdiff_t>(layout.storage_index(at));
+    low = std::min(low, s);
+    high = std::max(high, s);
+  });
+  return {low, high};
+}
+
+// The source index that destination index `at` reads under NumPy broadcasting.
+Shape broadcast_source_index(const Shape& src_shape, const Shape& at) {
+  Shape index(src_shape.size(), 0);
+  const std::size_t lead = at.size() - src_shape.size();
+  for (std::size_t k = 0; k < src_shape.size(); ++k)
+    index[k] = src_shape[k] == 1 ? 0 : at[lead + k];
+  return index;
+}
+
+bool broadcasts_to(const Shape& from, const Shape& to) {
+  if (from.size() > to.size()) return false;
+  for (std::size_t k = 0; k < from.size(); ++k) {
+    const std::size_t d = from[from.size() - 1 - k], e = to[to.size() - 1 - k];
+    if (d != 1 && d != e) return false;
+  }
+  return true;
+}
+
+// `memory` (len elements) seen as a destination from the fuzz bytes; src's shape half the time.
+template <class T>
+void check_copy_into(ByteReader& in, const Tensor<T>& src, T* memory, std::size_t len,
+                     bool over_source) {
+  const bool same_shape = in.small(1) == 0;
+  Shape shape = src.shape();
+  if (!same_shape) {
+    shape = Shape(in.small(4), 0);
+    for (auto& d : shape) d = in.size_arg(6);
+  }
+  Strides strides(shape.size(), 0);
+  for (auto& s : strides) s = in.signed_arg(12);
+  auto dst = strided::TensorSpan<T>::from_parts(std::span<T>(memory, len), shape, strides,
+                                                in.size_arg(16));
+  if (!dst) {
+    const auto kind = dst.error().kind();
+    CHECK(kind == ShapeErrorKind::storage_out_of_bounds || kind == ShapeErrorKind::size_overflow ||
+          kind == ShapeErrorKind::memory_overlap);
+    return;
+  }
+  const std::size_t n = numel_or_max(shape);
+  if (n > kEnumerate) return;
+  std::vector<std::size_t> reached;  // in bounds, and no element twice
+  for_each_index(shape,
+                 [&](const Shape& at) { reached.push_back(dst->layout().storage_index(at)); });
+  std::sort(reached.begin(), reached.end());
+  CHECK(std::adjacent_find(reached.begin(), reached.end()) == reached.end());
+  CHECK(reached.empty() || reached.back() < len);
+  const std::vector<T> before(memory, memory + len);
+  bool overlap = false;
+  if (over_source && n > 0 && !src.empty()) {
+    const auto [a, b] = extent(src.layout());
+    const auto [c, d] = extent(dst->layout());
+    overlap = a <= d && c <= b;
+  }
+  const auto done = src.copy_to(*dst);
+  if (!broadcasts_to(src.shape(), shape) || overlap) {
+    CHECK(!done);
+    CHECK(done.error().kind() == (overlap && broadcasts_to(src.shape(), shape)
+                                      ? ShapeErrorKind::memory_overlap
+                                      : ShapeErrorKind::broadcast_incompatible));
+    CHECK(std::equal(before.begin(), before.end(), memory));
+    return;
+  }
+  CHECK(done.has_value());
+  std::vector<T> expected = before;  // read the source from `before` when it shares the memory
+  for_each_index(shape, [&](const Shape& at) {
+    const std::size_t s = src.layout().storage_index(broadcast_source_index(src.shape(), at));
+    expected[dst->layout().storage_index(at)] = over_source ? before[s] : src.storage().get()[s];
+  });
+  CHECK(std::equal(expected.begin(), expected.end(), memory));
+}
+
 template <class T>
 void run(ByteReader& in) {
   const std::size_t len = in.small(96);
@@ -171,6 +259,13 @@ void run(ByteReader& in) {
   const auto view = base.as_strided(shape, strides, in.size_arg(16));
   if (!view) return;  // outside the buffer: as_strided's own rules, fuzzed by views_fuzz
   check_gather(in, *view);
+  if (in.small(1) == 0) {  // a separate buffer, or (memory_overlap cases) the source's own
+    std::vector<T> other(in.small(96), T(0x5A));
+    check_copy_into(in, *view, other.data(), other.size(), false);
+  } else {
+    T* own = const_cast<T*>(base.storage().get());  // this function's own fresh buffer
+    check_copy_into(in, *view, own, len, true);
+  }
   switch (in.small(3)) {
     case 0:
       return check_bitcast<T, std::uint8_t>(*view);

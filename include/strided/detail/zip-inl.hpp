@@ -88,7 +88,9 @@ class Engine {
   /// Allocates `s` for the inputs that are not contiguous; false when memory ran out.
   bool allocate(Scratch& s) const noexcept {
     for (std::size_t i = 0; i < N; ++i) {
-      if (job_.inputs[i].contiguous) continue;
+      // A row-major input walks as a fresh row-major output does: never copied. Beside a
+      // strided output it may be.
+      if (job_.inputs[i].contiguous && job_.out_strides == nullptr) continue;
       s[i] = try_allocate_buffer<std::byte>(chunk_elements * job_.inputs[i].elem_size);
       if (s[i] == nullptr) return false;
     }
@@ -109,7 +111,7 @@ class Engine {
     std::array<std::size_t, max_rank> extent{};
     std::array<std::array<std::ptrdiff_t, max_rank>, N + 1> stride{};  // [N]: output
     std::array<std::ptrdiff_t, max_rank> compact{};  // a copied input's strides in scratch
-    std::size_t out_offset = 0;
+    std::ptrdiff_t out_offset = 0;                   // elements from the output's element [0, ...]
     std::array<std::ptrdiff_t, N> in_offset{};
     std::array<const std::byte*, N> at{};  // where each input's chunk starts (in place or copied)
     std::array<bool, N> copied{};
@@ -124,9 +126,9 @@ class Engine {
     std::ptrdiff_t row_major_stride = 1, compact = 1;
     for (std::size_t k = plan.rank; k-- > 0;) {
       const auto first = static_cast<std::ptrdiff_t>(start[k]);
-      plan.stride[N][k] = row_major_stride;
+      plan.stride[N][k] = job_.out_strides != nullptr ? job_.out_strides[k] : row_major_stride;
       plan.compact[k] = compact;  // row-major strides of the chunk alone: the scratch layout
-      plan.out_offset += start[k] * static_cast<std::size_t>(row_major_stride);
+      plan.out_offset += first * plan.stride[N][k];
       for (std::size_t i = 0; i < N; ++i) {
         plan.stride[i][k] = strides_[i][k];
         plan.in_offset[i] += first * plan.stride[i][k];
@@ -136,7 +138,7 @@ class Engine {
     }
   }
 
-  // True when input i's chunk is row-major over the chunk's axes (size-1 axes aside).
+  // True when input i's chunk walks as the output's does (size-1 axes aside).
   bool in_order(const ChunkPlan& plan, std::size_t i) const noexcept {
     for (std::size_t j = 0; j < plan.rank; ++j)
       if (plan.extent[j] > 1 && plan.stride[i][j] != plan.stride[N][j]) return false;
@@ -196,7 +198,7 @@ class Engine {
   // Hands every innermost row of the nest to the row function.
   void walk(const ChunkPlan& plan) const {
     const Nest<N>& nest = plan.nest;
-    std::byte* out = job_.out + plan.out_offset * job_.out_size;
+    std::byte* out = job_.out + plan.out_offset * static_cast<std::ptrdiff_t>(job_.out_size);
     std::array<const std::byte*, N> in{};
     std::array<std::ptrdiff_t, N> in_stride{};
     Row row{out, 1, 1, in.data(), in_stride.data()};

@@ -48,9 +48,10 @@ inline constexpr std::size_t row_block = sizeof(R) < cache_line_bytes ? cache_li
 
 /// out[i] = f(in[i]...) for i < n, the inputs whose bit is set in Mask broadcast (read once).
 /// The loop the compiler vectorises. In blocks of a constant count, with `out` restrict (map and
-/// zip_with always write a fresh buffer): GCC's cost model at -O2 ("very cheap") declines a loop
-/// that needs an epilogue or a runtime alias check, and left the plain loop scalar (map_bench
-/// built at -O2 held no packed instruction); -O3 and clang vectorised it either way.
+/// zip_with write a fresh buffer, the *_into forms a destination checked not to overlap the
+/// inputs): GCC's cost model at -O2 ("very cheap") declines a loop that needs an epilogue or a
+/// runtime alias check, and left the plain loop scalar (map_bench built at -O2 held no packed
+/// instruction); -O3 and clang vectorised it either way.
 template <unsigned Mask, class R, class F, class... T, std::size_t... I>
 void dense_row_of(F& f, R* __restrict out, std::size_t n, std::index_sequence<I...>,
                   const T*... in) {
@@ -61,8 +62,9 @@ void dense_row_of(F& f, R* __restrict out, std::size_t n, std::index_sequence<I.
   constexpr std::size_t block = row_block<R>;
   std::size_t i = 0;
   for (; i + block <= n; i += block)
-    for (std::size_t k = 0; k < block; ++k) out[i + k] = f(std::get<I>(arg)[i + k]...);
-  for (; i < n; ++i) out[i] = f(std::get<I>(arg)[i]...);
+    for (std::size_t k = 0; k < block; ++k)
+      out[i + k] = static_cast<R>(f(std::get<I>(arg)[i + k]...));
+  for (; i < n; ++i) out[i] = static_cast<R>(f(std::get<I>(arg)[i]...));
 }
 
 template <unsigned Mask, class R, class F, class... T>
@@ -88,17 +90,20 @@ struct Input {
   const std::byte* base;
   const std::ptrdiff_t* strides;
   std::size_t elem_size;
-  bool contiguous;  // row-major over the output's shape: never needs a scratch copy
+  bool contiguous;  // row-major over the output's shape: no scratch beside a row-major output
 };
 
 /// One map / zip_with call for the engine.
 struct Job {
-  std::span<const std::size_t> shape;  // the output's (row-major, fresh)
+  std::span<const std::size_t> shape;  // the output's
   const Input* inputs;                 // N of them: run<N>
-  std::byte* out;
+  std::byte* out;                      // the output's element [0, ...]
   std::size_t out_size;
   RowFunction row;
   void* context;
+  /// The output's strides (elements, any sign, no two indices on one element; none of the
+  /// inputs' memory), or null for a fresh row-major output.
+  const std::ptrdiff_t* out_strides = nullptr;
 };
 
 /// Runs `job`, whose inputs are N, on the pool. False, before the row function is first called,
@@ -112,7 +117,8 @@ void strided_row(F& f, const Row& row, std::index_sequence<I...>) {
   R* out = reinterpret_cast<R*>(row.out);
   for (std::size_t i = 0; i < row.n; ++i) {
     const auto k = static_cast<std::ptrdiff_t>(i);
-    out[k * row.out_stride] = f(reinterpret_cast<const T*>(row.in[I])[k * row.in_stride[I]]...);
+    out[k * row.out_stride] =
+        static_cast<R>(f(reinterpret_cast<const T*>(row.in[I])[k * row.in_stride[I]]...));
   }
 }
 

@@ -13,6 +13,7 @@
 #include "strided/layout.hpp"
 #include "strided/result.hpp"
 #include "strided/tensor.hpp"
+#include "strided/tensor_span.hpp"
 
 namespace strided::detail::reduce {
 
@@ -74,6 +75,8 @@ Result<void> run_into(const char* op_name, const Op& op, const Tensor<T>& t, con
     if (out.size() != outputs)
       return ShapeError::element_count_mismatch(op_name, out.size(),
                                                 reduced_shape(t.shape(), *mask, false));
+    if (extents_overlap(byte_extent(t.storage().get(), t.layout(), sizeof(T)), span_extent(out)))
+      return ShapeError::memory_overlap(op_name);
     reduce_into(op, t.storage().get(), t.layout(), *mask, ordered, out, false);
     return {};
   });
