@@ -169,6 +169,11 @@ TEST_CASE("TensorSpan::dense and from_parts check the memory and the layout") {
   CHECK(TensorSpan<float>::from_parts(memory, {0, 3}, {0, 0}, 99).has_value());
 }
 
+template <class S>
+concept can_broadcast = requires(const S& s) {
+  s.broadcast_to(strided::Shape{});
+};
+
 TEST_CASE("TensorSpan views are Layout's views over the same memory") {
   std::vector<std::int32_t> memory(2 * 3 * 4);
   const TensorSpan<std::int32_t> t = TensorSpan<std::int32_t>::dense(memory, {2, 3, 4}).value();
@@ -196,6 +201,16 @@ TEST_CASE("TensorSpan views are Layout's views over the same memory") {
   check_error(t.transpose(0, 1).value().reshape({24}), ShapeErrorKind::non_contiguous_reshape,
               "reshape: shape [3, 2, 4] has no zero-copy view as [24] with its strides; call "
               "contiguous() first");
+  // The ViewOps list: every view a Tensor has but the broadcasting ones; a layout that repeats an
+  // element is refused, named after the op called.
+  expect(t.movedim(0, 2), l.movedim(0, 2));
+  expect(t.diagonal(0, 0, 1), l.diagonal(0, 0, 1));
+  expect(t.as_strided({3, 2}, {4, 1}, 2),
+         strided::Layout::from_parts({3, 2}, {4, 1}, 2, "as_strided"));
+  check_error(t.as_strided({4, 2}, {0, 1}, 0), ShapeErrorKind::memory_overlap,
+              "as_strided: the destination overlaps itself (two indices reach one element)");
+  static_assert(!can_broadcast<TensorSpan<std::int32_t>>);
+  static_assert(can_broadcast<strided::Tensor<std::int32_t>>);
 }
 
 TEST_CASE("copy_to(TensorSpan) matches NumPy's copyto and PyTorch's copy_ on generated views") {

@@ -344,7 +344,7 @@ struct MemoryOverlap {
   bool within_destination;  ///< the destination overlaps itself (no source involved)
 };
 /// Appends the message text of `e` (after `op: `).
-[[gnu::cold]] inline void describe(detail::MessageText& m, const MemoryOverlap& e) {
+[[gnu::cold]] inline void describe(MessageText& m, const MemoryOverlap& e) {
   if (e.within_destination)
     m << "the destination overlaps itself (two indices reach one element)";
   else

@@ -20,6 +20,7 @@
 #include "strided/layout.hpp"
 #include "strided/result.hpp"
 #include "strided/shape.hpp"
+#include "strided/view_ops.hpp"
 
 namespace strided {
 
@@ -85,7 +86,7 @@ inline bool extents_overlap(ByteExtent a, ByteExtent b) noexcept {
 /// It does not own the memory: the caller keeps it alive while the span is used. Views (select,
 /// narrow, permute, ...) narrow it down like a Tensor's, e.g. to slot k of a [B, C, H, W] batch.
 template <Element T>
-class TensorSpan {
+class TensorSpan : public ViewOps<TensorSpan<T>> {
  public:
   /// A row-major view of all of `memory`: element_count_mismatch unless memory.size() equals the
   /// product of `shape`.
@@ -135,45 +136,22 @@ class TensorSpan {
   /// The memory the span was made over.
   std::span<T> memory() const noexcept { return memory_; }
 
-  // ----- views (each one Layout operation; none can reach a new element or overlap itself) ---
-
-  /// Index `index` of axis `dim`, which disappears.
-  Result<TensorSpan> select(std::size_t dim, std::size_t index) const {
-    return with_layout(layout_.select(dim, index));
-  }
-  /// Indices [start, start + length) of axis `dim`.
-  Result<TensorSpan> narrow(std::size_t dim, std::size_t start, std::size_t length) const {
-    return with_layout(layout_.narrow(dim, start, length));
-  }
-  /// Axes reordered: axis k of the result is axis perm[k].
-  Result<TensorSpan> permute(const Shape& perm) const { return with_layout(layout_.permute(perm)); }
-  /// Axes d0 and d1 swapped.
-  Result<TensorSpan> transpose(std::size_t d0, std::size_t d1) const {
-    return with_layout(layout_.transpose(d0, d1));
-  }
-  /// The axes `dims` reversed (negative strides).
-  Result<TensorSpan> flip(const Shape& dims) const { return with_layout(layout_.flip(dims)); }
-  /// A new axis of size 1 at `dim`.
-  Result<TensorSpan> unsqueeze(std::size_t dim) const {
-    return with_layout(layout_.unsqueeze(dim));
-  }
-  /// Every axis of size 1 removed.
-  Result<TensorSpan> squeeze() const { return with_layout(layout_.squeeze()); }
-  /// Axis `dim` (of size 1) removed.
-  Result<TensorSpan> squeeze(std::size_t dim) const { return with_layout(layout_.squeeze(dim)); }
-  /// The same elements under `shape` when a view exists (non_contiguous_reshape otherwise).
-  Result<TensorSpan> reshape(const Shape& shape) const {
-    return with_layout(layout_.reshape(shape));
-  }
-  // No broadcast_to / expand: a destination cannot write one element from two indices.
+  // Views: ViewOps (view_ops.hpp), the list Tensor and AnyTensor take theirs from; no
+  // BroadcastOps, since a destination cannot write one element from two indices.
 
  private:
   TensorSpan(std::span<T> memory, Layout layout) noexcept
       : memory_(memory), layout_(std::move(layout)) {}
 
-  Result<TensorSpan> with_layout(Result<Layout> layout) const {
-    if (!layout) return std::move(layout).error();
-    return TensorSpan(memory_, std::move(*layout));
+  friend class ViewOps<TensorSpan>;
+
+  std::size_t storage_len() const noexcept { return memory_.size(); }
+
+  // The same memory through `layout` (ViewOps), unless two indices would reach one element
+  // (as_strided can ask for that; every other view op keeps the elements distinct).
+  Result<TensorSpan> with_layout(Layout layout) const {
+    if (!detail::is_non_overlapping(layout)) return ShapeError::self_overlap("TensorSpan");
+    return TensorSpan(memory_, std::move(layout));
   }
 
   std::span<T> memory_;
