@@ -304,12 +304,12 @@ def target_text(entry, name, mode):
     return ""
 
 
-def unit_cells(entry, key, mode):
+def unit_cells(entry, key, mode, first_mode):
     """(seconds [range], ratio, target) Markdown cells of one unit in one mode; a peer's time is
-    shown in the header-only column."""
+    shown in the first mode's column."""
     cells = entry["units"][key]
     if PEER in cells:
-        cell = cells[PEER] if mode == "header-only" else None
+        cell = cells[PEER] if mode == first_mode else None
         if cell is None:
             return ["—", "", ""]
     elif mode in cells:
@@ -334,7 +334,7 @@ def print_table(cxx, version, entry, args):
             continue
         row = [f"{unit.title} (`{unit.key}.cpp`)"]
         for mode in args.modes:
-            row += unit_cells(entry, unit.key, mode)
+            row += unit_cells(entry, unit.key, mode, args.modes[0])
         print("| " + " | ".join(row) + " |")
     for name in PER_CALL:
         row = [f"one more {name} call (two calls − one call)"]
@@ -350,7 +350,7 @@ def print_notes():
     print("\nTargets (issue 44, item 6): the first print (tensor.hpp) ≤ 1.5x Eigen's Matrix print "
           "header-only and ≤ 1.0x compiled; one more map / zip_with call ≤ 0.6 s more; the data "
           "loader ≤ 4x header-only and ≤ 2.5x compiled; the safetensors load ≤ 1.5x compiled. "
-          "Peers have no build mode: their time is in the header-only column.")
+          "Peers have no build mode: their time is in the first column.")
 
 
 def parse_arguments():
