@@ -19,7 +19,8 @@ and the script exits with 1. Issue 44's targets are marked met / not met in each
 table.
 
     python3 bench/compile_time.py [--cxx g++ clang++] [--modes header-only compiled]
-                                  [--flags "-O2"] [--reps 5] [--json out.json]
+                                  [--flags "-O2"] [--reps 5] [--units data_loader ...]
+                                  [--json out.json]
 """
 import argparse
 import dataclasses
@@ -173,9 +174,10 @@ def available(unit):
     return True
 
 
-def make_jobs(compilers, libraries, modes, tmp):
-    """Every (compiler, mode, unit) to time, in the order of one round."""
-    units = [u for u in UNITS if available(u)]
+def make_jobs(compilers, libraries, modes, keys, tmp):
+    """Every (compiler, mode, unit) to time, in the order of one round; `keys`: the units (the
+    reference always)."""
+    units = [u for u in UNITS if (u.key in keys or u.key == REFERENCE) and available(u)]
     jobs = []
     for cxx in compilers:
         cxx_modes = [m for m in modes if m == "header-only" or libraries.get(cxx)]
@@ -302,12 +304,12 @@ def target_text(entry, name, mode):
     return ""
 
 
-def unit_cells(entry, key, mode):
+def unit_cells(entry, key, mode, first_mode):
     """(seconds [range], ratio, target) Markdown cells of one unit in one mode; a peer's time is
-    shown in the header-only column."""
+    shown in the first mode's column."""
     cells = entry["units"][key]
     if PEER in cells:
-        cell = cells[PEER] if mode == "header-only" else None
+        cell = cells[PEER] if mode == first_mode else None
         if cell is None:
             return ["—", "", ""]
     elif mode in cells:
@@ -332,7 +334,7 @@ def print_table(cxx, version, entry, args):
             continue
         row = [f"{unit.title} (`{unit.key}.cpp`)"]
         for mode in args.modes:
-            row += unit_cells(entry, unit.key, mode)
+            row += unit_cells(entry, unit.key, mode, args.modes[0])
         print("| " + " | ".join(row) + " |")
     for name in PER_CALL:
         row = [f"one more {name} call (two calls − one call)"]
@@ -348,7 +350,7 @@ def print_notes():
     print("\nTargets (issue 44, item 6): the first print (tensor.hpp) ≤ 1.5x Eigen's Matrix print "
           "header-only and ≤ 1.0x compiled; one more map / zip_with call ≤ 0.6 s more; the data "
           "loader ≤ 4x header-only and ≤ 2.5x compiled; the safetensors load ≤ 1.5x compiled. "
-          "Peers have no build mode: their time is in the header-only column.")
+          "Peers have no build mode: their time is in the first column.")
 
 
 def parse_arguments():
@@ -357,6 +359,9 @@ def parse_arguments():
     parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
     parser.add_argument("--flags", default="-O2")
     parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--units", nargs="+", choices=[u.key for u in UNITS],
+                        default=[u.key for u in UNITS],
+                        help="time only these units (Eigen's Matrix print, the reference, always)")
     parser.add_argument("--build-dir", default=str(ROOT / "build-compile-time"),
                         help="prefix of the per-compiler build dirs of libstrided.a")
     parser.add_argument("--json", help="also write the results to this file")
@@ -374,7 +379,7 @@ def main():
         libraries = {cxx: build_library(cxx, args.build_dir) for cxx in args.cxx}
     flags = args.flags.split()
     with tempfile.TemporaryDirectory() as tmp:
-        jobs = make_jobs(args.cxx, libraries, args.modes, tmp)
+        jobs = make_jobs(args.cxx, libraries, args.modes, args.units, tmp)
         samples, failures = measure(jobs, flags, args.reps, tmp)
     result = summarise(jobs, samples)
     for cxx, entry in result.items():

@@ -29,24 +29,6 @@ using sum_type_t = std::conditional_t<std::is_same_v<T, std::uint64_t>, std::uin
 template <BuiltinElement T>
 using mean_type_t = std::conditional_t<std::is_integral_v<T>, double, T>;
 
-namespace detail::reduce {
-
-template <class T>
-using sum_acc_t = std::conditional_t<std::is_integral_v<T>, std::uint64_t,
-                                     std::conditional_t<std::is_same_v<T, double>, double, float>>;
-template <class T>
-using mean_acc_t = std::conditional_t<std::is_integral_v<T>, double, sum_acc_t<T>>;
-template <class T>
-using sum_op = SumOp<T, sum_acc_t<T>, sum_type_t<T>, false>;
-template <class T>
-using mean_op = SumOp<T, mean_acc_t<T>, mean_type_t<T>, true>;
-template <class T>
-using min_op = ExtremumOp<T, false>;
-template <class T>
-using max_op = ExtremumOp<T, true>;
-
-}  // namespace detail::reduce
-
 // Each reduction comes in four forms, e.g. for sum:
 //   sum(t)                      all elements, a rank-0 tensor
 //   sum(t, axes, keepdim)       the listed axes (each once, each < rank), removed or kept as 1
@@ -55,88 +37,84 @@ using max_op = ExtremumOp<T, true>;
 // An empty axis list reduces nothing (NumPy's axis=()). The *_into forms allocate nothing and
 // check everything before they write (memory_overlap when out overlaps t's memory).
 
-#define STRIDED_REDUCTION(NAME, RESULT, OP, ORDERED, NONEMPTY)                                     \
-  template <BuiltinElement T>                                                                      \
-  Result<Tensor<RESULT>> NAME(const Tensor<T>& t) {                                                \
-    return detail::reduce::run<RESULT>(#NAME, detail::reduce::OP<T>{}, t, nullptr, false, ORDERED, \
-                                       NONEMPTY);                                                  \
-  }                                                                                                \
-  template <BuiltinElement T>                                                                      \
-  Result<Tensor<RESULT>> NAME(const Tensor<T>& t, const Shape& axes, bool keepdim = false) {       \
-    return detail::reduce::run<RESULT>(#NAME, detail::reduce::OP<T>{}, t, &axes, keepdim, ORDERED, \
-                                       NONEMPTY);                                                  \
-  }                                                                                                \
-  template <BuiltinElement T>                                                                      \
-  Result<void> NAME##_into(const Tensor<T>& t, std::span<RESULT> out) {                            \
-    return detail::reduce::run_into(#NAME, detail::reduce::OP<T>{}, t, nullptr, ORDERED, NONEMPTY, \
-                                    out);                                                          \
-  }                                                                                                \
-  template <BuiltinElement T>                                                                      \
-  Result<void> NAME##_into(const Tensor<T>& t, const Shape& axes, std::span<RESULT> out) {         \
-    return detail::reduce::run_into(#NAME, detail::reduce::OP<T>{}, t, &axes, ORDERED, NONEMPTY,   \
-                                    out);                                                          \
+#define STRIDED_REDUCTION(NAME, RESULT)                                                        \
+  template <BuiltinElement T>                                                                  \
+  Result<Tensor<RESULT>> NAME(const Tensor<T>& t) {                                            \
+    return detail::reduce::run<detail::reduce::ReduceKind::NAME, RESULT>(#NAME, t, nullptr,    \
+                                                                         false);               \
+  }                                                                                            \
+  template <BuiltinElement T>                                                                  \
+  Result<Tensor<RESULT>> NAME(const Tensor<T>& t, const Shape& axes, bool keepdim = false) {   \
+    return detail::reduce::run<detail::reduce::ReduceKind::NAME, RESULT>(#NAME, t, &axes,      \
+                                                                         keepdim);             \
+  }                                                                                            \
+  template <BuiltinElement T>                                                                  \
+  Result<void> NAME##_into(const Tensor<T>& t, std::span<RESULT> out) {                        \
+    return detail::reduce::run_into<detail::reduce::ReduceKind::NAME>(#NAME, t, nullptr, out); \
+  }                                                                                            \
+  template <BuiltinElement T>                                                                  \
+  Result<void> NAME##_into(const Tensor<T>& t, const Shape& axes, std::span<RESULT> out) {     \
+    return detail::reduce::run_into<detail::reduce::ReduceKind::NAME>(#NAME, t, &axes, out);   \
   }
 
 ///@{
 /// Sum (torch.sum, np.sum): integers and bool sum into std::int64_t (wrapping), f16 / bf16 in
 /// float rounded once, f32 in float and f64 in double, pairwise. Empty: 0.
-STRIDED_REDUCTION(sum, sum_type_t<T>, sum_op, false, false)
+STRIDED_REDUCTION(sum, sum_type_t<T>)
 ///@}
 ///@{
 /// Mean (torch.mean, np.mean): the sum as for sum() (in double for integers), divided by the
 /// count. Empty: NaN.
-STRIDED_REDUCTION(mean, mean_type_t<T>, mean_op, false, false)
+STRIDED_REDUCTION(mean, mean_type_t<T>)
 ///@}
 ///@{
 /// Minimum (torch.amin, np.min); NaN if any element is NaN. Empty: invalid_argument.
-STRIDED_REDUCTION(min, T, min_op, false, true)
+STRIDED_REDUCTION(min, T)
 ///@}
 ///@{
 /// Maximum (torch.amax, np.max); NaN if any element is NaN. Empty: invalid_argument.
-STRIDED_REDUCTION(max, T, max_op, false, true)
+STRIDED_REDUCTION(max, T)
 ///@}
 
 #undef STRIDED_REDUCTION
 
-#define STRIDED_ARG_REDUCTION(NAME, IS_MAX)                                                       \
+#define STRIDED_ARG_REDUCTION(NAME)                                                               \
   template <BuiltinElement T>                                                                     \
   Result<Tensor<std::int64_t>> NAME(const Tensor<T>& t) {                                         \
-    return detail::reduce::run<std::int64_t>(#NAME, detail::reduce::ArgOp<T, IS_MAX>{}, t,        \
-                                             nullptr, false, true, true);                         \
+    return detail::reduce::run<detail::reduce::ReduceKind::NAME, std::int64_t>(#NAME, t, nullptr, \
+                                                                               false);            \
   }                                                                                               \
   template <BuiltinElement T>                                                                     \
   Result<Tensor<std::int64_t>> NAME(const Tensor<T>& t, std::size_t axis, bool keepdim = false) { \
     const Shape axes{axis};                                                                       \
-    return detail::reduce::run<std::int64_t>(#NAME, detail::reduce::ArgOp<T, IS_MAX>{}, t, &axes, \
-                                             keepdim, true, true);                                \
+    return detail::reduce::run<detail::reduce::ReduceKind::NAME, std::int64_t>(#NAME, t, &axes,   \
+                                                                               keepdim);          \
   }                                                                                               \
   template <BuiltinElement T>                                                                     \
   Result<void> NAME##_into(const Tensor<T>& t, std::span<std::int64_t> out) {                     \
-    return detail::reduce::run_into(#NAME, detail::reduce::ArgOp<T, IS_MAX>{}, t, nullptr, true,  \
-                                    true, out);                                                   \
+    return detail::reduce::run_into<detail::reduce::ReduceKind::NAME>(#NAME, t, nullptr, out);    \
   }                                                                                               \
   template <BuiltinElement T>                                                                     \
   Result<void> NAME##_into(const Tensor<T>& t, std::size_t axis, std::span<std::int64_t> out) {   \
     const Shape axes{axis};                                                                       \
-    return detail::reduce::run_into(#NAME, detail::reduce::ArgOp<T, IS_MAX>{}, t, &axes, true,    \
-                                    true, out);                                                   \
+    return detail::reduce::run_into<detail::reduce::ReduceKind::NAME>(#NAME, t, &axes, out);      \
   }
 
 ///@{
 /// The row-major index of the first minimum / maximum, or of the first NaN when there is one: of
 /// all elements (a rank-0 tensor; keepdim gives all axes size 1), or along one axis. Empty:
 /// invalid_argument.
-STRIDED_ARG_REDUCTION(argmin, false)
+STRIDED_ARG_REDUCTION(argmin)
 ///@}
 ///@{
 /// The row-major index of the first minimum / maximum, or of the first NaN when there is one: of
 /// all elements (a rank-0 tensor; keepdim gives all axes size 1), or along one axis. Empty:
 /// invalid_argument.
-STRIDED_ARG_REDUCTION(argmax, true)
+STRIDED_ARG_REDUCTION(argmax)
 ///@}
 #undef STRIDED_ARG_REDUCTION
 
-#define STRIDED_VAR_REDUCTION(NAME, IS_STD)                                                      \
+#define STRIDED_VAR_REDUCTION(NAME)                                                              \
   template <BuiltinElement T>                                                                    \
   Result<Tensor<mean_type_t<T>>> NAME(const Tensor<T>& t) {                                      \
     return NAME(t, 1.0);                                                                         \
@@ -144,26 +122,26 @@ STRIDED_ARG_REDUCTION(argmax, true)
   template <BuiltinElement T, class C>                                                           \
   requires std::is_arithmetic_v<C> Result<Tensor<mean_type_t<T>>> NAME(const Tensor<T>& t,       \
                                                                        C correction) {           \
-    const detail::reduce::VarOp<T, mean_type_t<T>, IS_STD> op{static_cast<double>(correction)};  \
-    return detail::reduce::run<mean_type_t<T>>(#NAME, op, t, nullptr, false, false, false);      \
+    return detail::reduce::run<detail::reduce::ReduceKind::NAME, mean_type_t<T>>(                \
+        #NAME, t, nullptr, false, static_cast<double>(correction));                              \
   }                                                                                              \
   template <BuiltinElement T>                                                                    \
   Result<Tensor<mean_type_t<T>>> NAME(const Tensor<T>& t, const Shape& axes,                     \
                                       double correction = 1, bool keepdim = false) {             \
-    const detail::reduce::VarOp<T, mean_type_t<T>, IS_STD> op{correction};                       \
-    return detail::reduce::run<mean_type_t<T>>(#NAME, op, t, &axes, keepdim, false, false);      \
+    return detail::reduce::run<detail::reduce::ReduceKind::NAME, mean_type_t<T>>(                \
+        #NAME, t, &axes, keepdim, correction);                                                   \
   }                                                                                              \
   template <BuiltinElement T>                                                                    \
   Result<void> NAME##_into(const Tensor<T>& t, std::span<mean_type_t<T>> out,                    \
                            double correction = 1) {                                              \
-    const detail::reduce::VarOp<T, mean_type_t<T>, IS_STD> op{correction};                       \
-    return detail::reduce::run_into(#NAME, op, t, nullptr, false, false, out);                   \
+    return detail::reduce::run_into<detail::reduce::ReduceKind::NAME>(#NAME, t, nullptr, out,    \
+                                                                      correction);               \
   }                                                                                              \
   template <BuiltinElement T>                                                                    \
   Result<void> NAME##_into(const Tensor<T>& t, const Shape& axes, std::span<mean_type_t<T>> out, \
                            double correction = 1) {                                              \
-    const detail::reduce::VarOp<T, mean_type_t<T>, IS_STD> op{correction};                       \
-    return detail::reduce::run_into(#NAME, op, t, &axes, false, false, out);                     \
+    return detail::reduce::run_into<detail::reduce::ReduceKind::NAME>(#NAME, t, &axes, out,      \
+                                                                      correction);               \
   }
 
 ///@{
@@ -171,15 +149,19 @@ STRIDED_ARG_REDUCTION(argmax, true)
 /// (PyTorch's default correction 1: the unbiased estimate), std its square root; computed in
 /// double, returned as mean_type_t<T>. Fewer elements than the correction: NaN or inf.
 /// All elements: var(t) or var(t, correction) (any arithmetic type: var(t, {0}) is axis 0).
-STRIDED_VAR_REDUCTION(var, false)
+STRIDED_VAR_REDUCTION(var)
 ///@}
 ///@{
 /// The sum of squared deviations from the mean divided by max(count - correction, 0)
 /// (PyTorch's default correction 1: the unbiased estimate), std its square root; computed in
 /// double, returned as mean_type_t<T>. Fewer elements than the correction: NaN or inf.
 /// All elements: var(t) or var(t, correction) (any arithmetic type: var(t, {0}) is axis 0).
-STRIDED_VAR_REDUCTION(std, true)
+STRIDED_VAR_REDUCTION(std)
 ///@}
 #undef STRIDED_VAR_REDUCTION
 
 }  // namespace strided
+
+#if STRIDED_HEADER_ONLY
+#include "strided/detail/reduce-inl.hpp"
+#endif

@@ -1,7 +1,9 @@
 // The program every consumer project under tests/package/ builds and runs: it uses strided through
 // nothing but the package's target and checks what it computes. Exit code 0 only if all is right.
+#include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <strided/reduce.hpp>
 #include <strided/tensor.hpp>
 #include <vector>
 #ifdef STRIDED_CONSUMER_EIGEN
@@ -49,6 +51,13 @@ int main() {
   check(c.to_vector() == std::vector<float>{1, 4, 2, 5, 3, 6}, "contiguous() values");
 
   check(!t.transpose(0, 2).has_value(), "transpose with a bad axis is an error");
+
+  // Reductions of the transposed view (compiled mode: the engine is libstrided's).
+  check(strided::sum(tt, {0}).value().to_vector() == std::vector<float>{6, 15}, "sum over axis 0");
+  check(strided::argmax(tt, 1).value().to_vector() == std::vector<std::int64_t>{1, 1, 1},
+        "argmax along axis 1");
+  check(strided::var(t).value().to_vector() == std::vector<float>{3.5f}, "var of all elements");
+  check(!strided::min(tt, {2}).has_value(), "min over a bad axis is an error");
 
 #ifdef STRIDED_CONSUMER_EIGEN
   // The Eigen bridge (find_package consumer, where Eigen is installed): a map of the transposed

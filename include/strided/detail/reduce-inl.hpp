@@ -8,6 +8,8 @@
 //     one contiguous row of the tile per reduced element, with the same leaf-and-counter tree
 //     built over groups of rows.
 // Threads split blocks (one output) or outputs / tiles (several), never the tree itself.
+// This file defines the entry points of strided/detail/reduce/engine.hpp: strided/reduce.hpp
+// includes it in header-only mode, src/reduce.cpp for libstrided.
 #pragma once
 
 #include <algorithm>
@@ -17,12 +19,17 @@
 #include <memory>
 #include <new>
 #include <span>
+#include <type_traits>
+#include <utility>
 
 #include "strided/detail/odometer.hpp"
 #include "strided/detail/parallel/parallel_for.hpp"
+#include "strided/detail/reduce/engine.hpp"
 #include "strided/detail/reduce/ops.hpp"
 #include "strided/detail/reduce/tree.hpp"
+#include "strided/error.hpp"
 #include "strided/layout.hpp"
+#include "strided/reduce.hpp"
 
 namespace strided::detail::reduce {
 
@@ -267,6 +274,88 @@ void reduce_into(const Op& op, const T* data, const Layout& layout, std::uint64_
     reduce_across(op, data, plan, out, bytes, may_allocate);
   else
     reduce_along(op, data, plan, out, bytes);
+}
+
+template <class T>
+using sum_acc_t = std::conditional_t<std::is_integral_v<T>, std::uint64_t,
+                                     std::conditional_t<std::is_same_v<T, double>, double, float>>;
+template <class T>
+using mean_acc_t = std::conditional_t<std::is_integral_v<T>, double, sum_acc_t<T>>;
+
+/// The per-element rule of reduction K over elements of type T (strided/reduce.hpp's result
+/// types), with var / std's correction.
+template <ReduceKind K, class T>
+auto op_of(double correction) noexcept {
+  if constexpr (K == ReduceKind::sum)
+    return SumOp<T, sum_acc_t<T>, sum_type_t<T>, false>{};
+  else if constexpr (K == ReduceKind::mean)
+    return SumOp<T, mean_acc_t<T>, mean_type_t<T>, true>{};
+  else if constexpr (K == ReduceKind::min || K == ReduceKind::max)
+    return ExtremumOp<T, K == ReduceKind::max>{};
+  else if constexpr (K == ReduceKind::argmin || K == ReduceKind::argmax)
+    return ArgOp<T, K == ReduceKind::argmax>{};
+  else
+    return VarOp<T, mean_type_t<T>, K == ReduceKind::std>{correction};
+}
+
+template <ReduceKind K, class T>
+void reduce_strided(const ReduceArgs& args) {
+  using Op = decltype(op_of<K, T>(1.0));
+  using R = decltype(std::declval<const Op&>().finish(typename Op::Acc{}, 0));
+  const Op op = op_of<K, T>(args.correction);
+  // argmin / argmax report the first extremum in row-major order, so they walk in that order.
+  constexpr bool ordered = K == ReduceKind::argmin || K == ReduceKind::argmax;
+  const std::size_t outputs = [&] {
+    std::size_t n = 1;
+    for (std::size_t k = 0; k != args.layout->rank(); ++k)
+      if ((args.mask >> k & 1) == 0) n *= args.layout->shape()[k];
+    return n;
+  }();
+  reduce_into(op, static_cast<const T*>(args.data), *args.layout, args.mask, ordered,
+              std::span<R>(static_cast<R*>(args.out), outputs), args.may_allocate);
+}
+
+/// The mask of the axes in `axes` (nullptr: every axis), each < rank and named once.
+inline Result<std::uint64_t> axes_mask(const char* op, const Shape& shape, const Shape* axes) {
+  const std::size_t rank = shape.size();
+  if (axes == nullptr) return rank == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << rank) - 1;
+  std::uint64_t mask = 0;
+  for (const std::size_t axis : *axes) {
+    if (axis >= rank) return ShapeError::axis_out_of_range(op, axis, shape);
+    const std::uint64_t bit = std::uint64_t{1} << axis;
+    if ((mask & bit) != 0) return ShapeError::duplicate_axis(op, axis, *axes);
+    mask |= bit;
+  }
+  return mask;
+}
+
+/// An error for the first reduced axis of size 0 (min / max / argmin / argmax have no identity).
+inline Result<void> check_nonempty(const char* op, const Shape& shape, std::uint64_t mask) {
+  for (std::size_t k = 0; k != shape.size(); ++k)
+    if ((mask >> k & 1) != 0 && shape[k] == 0)
+      return ShapeError::invalid_axis_argument(op, k, shape,
+                                               "cannot reduce an empty axis: the operation has "
+                                               "no identity");
+  return {};
+}
+
+STRIDED_FUNC Result<std::uint64_t> checked_mask(const char* op, const Shape& shape,
+                                                const Shape* axes, bool nonempty) {
+  auto mask = axes_mask(op, shape, axes);
+  if (mask && nonempty)
+    if (auto ok = check_nonempty(op, shape, *mask); !ok) return std::move(ok).error();
+  return mask;
+}
+
+STRIDED_FUNC Shape reduced_shape(const Shape& shape, std::uint64_t mask, bool keepdim) {
+  Shape out;
+  for (std::size_t k = 0; k != shape.size(); ++k) {
+    if ((mask >> k & 1) == 0)
+      out.push_back(shape[k]);
+    else if (keepdim)
+      out.push_back(1);
+  }
+  return out;
 }
 
 }  // namespace strided::detail::reduce

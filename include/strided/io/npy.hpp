@@ -57,7 +57,7 @@ namespace detail {
 // What to do instead, for a type without a NumPy dtype: bf16 (the common case) goes through
 // f32 exactly, which NumPy reads; a user type has no general answer.
 template <class T>
-std::string npy_advice(bool saving) {
+constexpr const char* npy_advice(bool saving) noexcept {
   if constexpr (std::is_same_v<T, bf16>)
     return saving ? "; save t.cast<float>() (exact) and cast back after loading"
                   : "; load the file as float and cast<bf16>() it";
@@ -65,76 +65,17 @@ std::string npy_advice(bool saving) {
     return "";
 }
 
-template <class T>
-Result<void, IoError> check_npy_dtype(const NpyHeader& h, const char* op,
-                                      const std::string& source) {
-  constexpr std::string_view want = npy_descr<T>();
-  if constexpr (want.empty()) {
-    return IoError(IoErrorKind::unsupported_dtype, op, source,
-                   std::string("element type ") + std::string(element_traits<T>::name) +
-                       " has no NumPy dtype" + npy_advice<T>(false));
-  } else {
-    const NpyDtype expected{want[1], sizeof(T)};
-    if (h.dtype != expected)
-      return IoError(IoErrorKind::dtype_mismatch, op, source,
-                     "the file holds descr '" + h.descr + "', not " +
-                         std::string(element_traits<T>::name) + " ('" + std::string(want) + "')");
-    return {};
-  }
-}
-
-/// The layout of the data: row-major, or for Fortran order the reversed shape laid out
-/// row-major and then permuted back (a zero-copy transposed view).
-inline Result<Layout> npy_layout(const NpyHeader& h, std::size_t offset) {
-  if (!h.fortran_order) return Layout::contiguous(h.shape, offset);
-  const std::size_t rank = h.shape.size();
-  Shape reversed(rank, 0), perm(rank, 0);
-  for (std::size_t k = 0; k < rank; ++k) {
-    reversed[k] = h.shape[rank - 1 - k];
-    perm[k] = rank - 1 - k;
-  }
-  auto layout = Layout::contiguous(reversed, offset);
-  if (!layout) return layout;
-  return layout->permute(perm);
-}
-
-/// Builds the tensor from a whole .npy image. Aliases `file` when `may_alias` and the data is
-/// aligned for T; otherwise copies the data into a fresh aligned buffer.
+/// The tensor of a whole .npy image (npy_image: aliased when `may_alias` and aligned for T).
 template <Element T>
 Result<Tensor<T>, IoError> npy_tensor(const SharedBytes& file, bool may_alias, const char* op,
                                       const std::string& source) {
-  auto header = parse_npy_header(file.span(), source);
-  if (!header) return header.error();
-  if (auto ok = check_npy_dtype<T>(*header, op, source); !ok) return ok.error();
-  const std::size_t available = file.size - header->data_offset;
-  if (available < header->data_bytes)
-    return IoError(IoErrorKind::truncated, op, source,
-                   "shape " + dims_string(header->shape) + " of '" + header->descr + "' needs " +
-                       std::to_string(header->data_bytes) + " data bytes, the file has " +
-                       std::to_string(available));
-  if (available > header->data_bytes)
-    return IoError(IoErrorKind::size_mismatch, op, source,
-                   std::to_string(available - header->data_bytes) +
-                       " bytes follow the data of shape " + dims_string(header->shape));
-  const std::byte* data = file.data.get() + header->data_offset;
-  if constexpr (std::is_same_v<T, bool>) {
-    if (!valid_bool_bytes({data, header->data_bytes}))
-      return IoError(IoErrorKind::invalid_value, op, source, "a bool byte is neither 0 nor 1");
-  }
-  const std::size_t numel = header->data_bytes / sizeof(T);
-  std::shared_ptr<const T> buffer;
-  if (may_alias && reinterpret_cast<std::uintptr_t>(data) % alignof(T) == 0) {
-    buffer = std::shared_ptr<const T>(file.data, reinterpret_cast<const T*>(data));
-  } else {
-    std::shared_ptr<T> fresh = try_allocate_buffer<T>(numel);
-    if (fresh == nullptr)
-      return IoError::from_shape(ShapeError::allocation_failed(op, numel), source);
-    if (numel != 0) std::memcpy(fresh.get(), data, header->data_bytes);
-    buffer = std::move(fresh);
-  }
-  auto layout = npy_layout(*header, 0);
-  if (!layout) return IoError::from_shape(layout.error().in(op), source);
-  auto tensor = Tensor<T>::from_shared(std::move(buffer), numel, std::move(*layout));
+  const NpyTarget target{npy_descr<T>(), element_traits<T>::name, npy_advice<T>(false), sizeof(T),
+                         alignof(T),     std::is_same_v<T, bool>};
+  auto image = npy_image(file, may_alias, target, op, source);
+  if (!image) return image.error();
+  const auto* elements = reinterpret_cast<const T*>(image->data.get());
+  std::shared_ptr<const T> buffer(std::move(image->data), elements);
+  auto tensor = Tensor<T>::from_shared(std::move(buffer), image->numel, std::move(image->layout));
   if (!tensor) return IoError::from_shape(tensor.error().in(op), source);
   return std::move(*tensor);
 }

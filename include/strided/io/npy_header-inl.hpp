@@ -4,13 +4,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "strided/detail/buffer.hpp"
 #include "strided/io/npy_header.hpp"
+#include "strided/shape_error.hpp"
 
 namespace strided {
 
@@ -243,6 +247,78 @@ STRIDED_FUNC Result<std::vector<std::byte>, IoError> make_npy_header(std::string
   while (out.size() < preamble + len - 1) out.push_back(static_cast<std::byte>(' '));
   out.push_back(static_cast<std::byte>('\n'));
   return out;
+}
+
+namespace npy_impl {
+
+/// The check of the header's dtype against the target's (NumPy's kind character and size).
+inline Result<void, IoError> check_dtype(const NpyHeader& h, const NpyTarget& target,
+                                         const char* op, const std::string& source) {
+  if (target.descr.empty())
+    return IoError(IoErrorKind::unsupported_dtype, op, source,
+                   "element type " + std::string(target.name) + " has no NumPy dtype" +
+                       std::string(target.advice));
+  const NpyDtype expected{target.descr[1], target.size};
+  if (h.dtype != expected)
+    return IoError(IoErrorKind::dtype_mismatch, op, source,
+                   "the file holds descr '" + h.descr + "', not " + std::string(target.name) +
+                       " ('" + std::string(target.descr) + "')");
+  return {};
+}
+
+/// The layout of the data: row-major, or for Fortran order the reversed shape laid out
+/// row-major and then permuted back (a zero-copy transposed view).
+inline Result<Layout> layout_of(const NpyHeader& h) {
+  if (!h.fortran_order) return Layout::contiguous(h.shape, 0);
+  const std::size_t rank = h.shape.size();
+  Shape reversed(rank, 0), perm(rank, 0);
+  for (std::size_t k = 0; k < rank; ++k) {
+    reversed[k] = h.shape[rank - 1 - k];
+    perm[k] = rank - 1 - k;
+  }
+  auto layout = Layout::contiguous(reversed, 0);
+  if (!layout) return layout;
+  return layout->permute(perm);
+}
+
+}  // namespace npy_impl
+
+STRIDED_FUNC Result<NpyImage, IoError> npy_image(const SharedBytes& file, bool may_alias,
+                                                 const NpyTarget& target, const char* op,
+                                                 const std::string& source) {
+  auto header = parse_npy_header(file.span(), source);
+  if (!header) return header.error();
+  if (auto ok = npy_impl::check_dtype(*header, target, op, source); !ok) return ok.error();
+  const std::size_t available = file.size - header->data_offset;
+  if (available < header->data_bytes)
+    return IoError(IoErrorKind::truncated, op, source,
+                   "shape " + dims_string(header->shape) + " of '" + header->descr + "' needs " +
+                       std::to_string(header->data_bytes) + " data bytes, the file has " +
+                       std::to_string(available));
+  if (available > header->data_bytes)
+    return IoError(IoErrorKind::size_mismatch, op, source,
+                   std::to_string(available - header->data_bytes) +
+                       " bytes follow the data of shape " + dims_string(header->shape));
+  const std::byte* data = file.data.get() + header->data_offset;
+  if (target.is_bool && !valid_bool_bytes({data, header->data_bytes}))
+    return IoError(IoErrorKind::invalid_value, op, source, "a bool byte is neither 0 nor 1");
+  NpyImage image;
+  image.numel = header->data_bytes / target.size;
+  if (may_alias && reinterpret_cast<std::uintptr_t>(data) % target.align == 0) {
+    image.data = std::shared_ptr<const std::byte>(file.data, data);
+  } else {
+    // try_allocate_buffer aligns every buffer to at least buffer_alignment, more than any
+    // element type needs.
+    std::shared_ptr<std::byte> fresh = try_allocate_buffer<std::byte>(header->data_bytes);
+    if (fresh == nullptr)
+      return IoError::from_shape(ShapeError::allocation_failed(op, image.numel), source);
+    if (header->data_bytes != 0) std::memcpy(fresh.get(), data, header->data_bytes);
+    image.data = std::move(fresh);
+  }
+  auto layout = npy_impl::layout_of(*header);
+  if (!layout) return IoError::from_shape(layout.error().in(op), source);
+  image.layout = std::move(*layout);
+  return image;
 }
 
 }  // namespace detail

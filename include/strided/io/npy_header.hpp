@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -74,6 +75,30 @@ namespace detail {
 STRIDED_FUNC Result<std::vector<std::byte>, IoError> make_npy_header(std::string_view descr,
                                                                      const Shape& shape, int major,
                                                                      const std::string& source);
+
+/// What reading a .npy image as elements of one type needs to know of that type.
+struct NpyTarget {
+  std::string_view descr;   ///< the type's descr ("<f4"); empty: NumPy has no such dtype
+  std::string_view name;    ///< the type's name in messages (element_traits<T>::name)
+  std::string_view advice;  ///< appended to the message when NumPy has no such dtype
+  std::size_t size = 0;     ///< bytes per element
+  std::size_t align = 0;    ///< the alignment the data needs
+  bool is_bool = false;     ///< every byte must be 0 or 1
+};
+
+/// The data of a .npy image, checked for a target type.
+struct NpyImage {
+  std::shared_ptr<const std::byte> data;  ///< aligned for the target type
+  std::size_t numel = 0;
+  Layout layout;  ///< row-major, or the transposed view of a Fortran-order file
+};
+
+/// The data of the whole .npy image `file` read as elements of `target`: its header parsed, the
+/// dtype and the data's size checked; aliases `file` when `may_alias` and the data is aligned,
+/// else copies it into a fresh aligned buffer. Typed load_npy forms wrap it in a Tensor.
+STRIDED_FUNC Result<NpyImage, IoError> npy_image(const SharedBytes& file, bool may_alias,
+                                                 const NpyTarget& target, const char* op,
+                                                 const std::string& source);
 
 }  // namespace detail
 
