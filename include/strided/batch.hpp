@@ -252,7 +252,7 @@ Result<batch_t<S>, DataError> run_batch_checked(const BatchOp& op, std::span<con
 template <class S>
 Result<batch_t<S>, DataError> run_batch(const BatchOp& op, std::span<const S> samples) {
   return guard_allocations([&] { return run_batch_checked(op, samples); },
-                           [&] { return DataError::shape(ShapeError::out_of_memory(op.name)); });
+                           [&] { return DataError::from_shape(ShapeError::out_of_memory(op.name)); });
 }
 
 template <SampleRange R>

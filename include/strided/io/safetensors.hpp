@@ -182,7 +182,7 @@ class SafetensorsFile {
       auto layout = Layout::contiguous(info->shape);
       if (!layout) return IoError::from_shape(layout.error().in(op), source_);
       auto tensor = Tensor<T>::from_shared(std::move(buffer), numel, std::move(*layout));
-      if (!tensor) return IoError::from_shape(tensor.error(), op, source_);
+      if (!tensor) return IoError::from_shape(std::move(tensor).error().in(op), source_);
       return std::move(*tensor);
     });
   }
