@@ -608,3 +608,18 @@ TEST_CASE("allocation failure: map and zip_with report allocation_failed before 
     CHECK(calls_in_failed_runs == 0);
   }
 }
+
+// The twins for code that must not throw (docs/errors.md, "Running out of memory").
+TEST_CASE("allocation failure: try_contiguous, full({}, v) and copy_to report allocation_failed",
+          "[alloc]") {
+  const Tensor<float> t = matrix(5, 7).transpose(0, 1).value();  // not contiguous
+  const Tensor<float> deep = Tensor<float>::zeros({2, 1, 2, 1, 3, 1, 1, 2, 1, 1}).value();
+  const Tensor<float> deep_view = deep.transpose(0, 4).value();
+  CHECK_EVERY_K([&] { return classify(t.try_contiguous()); }, kResult);
+  CHECK_EVERY_K([&] { return classify(deep_view.try_contiguous()); }, kResult);
+  CHECK_EVERY_K([&] { return classify(deep.try_contiguous()); }, kResult);  // the shared copy
+  CHECK_EVERY_K([] { return classify(Tensor<float>::full({}, 2.0f)); }, kResult);
+  const auto failed = first_allocation_fails([&] { return t.try_contiguous(); });
+  REQUIRE(!failed);
+  CHECK(failed.error().message() == "try_contiguous: could not allocate a buffer of 35 elements");
+}

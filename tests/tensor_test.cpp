@@ -259,6 +259,24 @@ TEST_CASE("contiguous, copy_to and to_vector materialise in row-major order") {
                 "copy_to: 5 elements do not match shape [3, 2] (6 elements)");
 }
 
+TEST_CASE("try_contiguous is contiguous as a Result") {
+  const auto t = iota({2, 3});
+  REQUIRE(t.try_contiguous().value().shares_storage_with(t));
+  const auto tt = t.transpose(0, 1).value();
+  const auto c = tt.try_contiguous().value();
+  REQUIRE_FALSE(c.shares_storage_with(tt));
+  REQUIRE(c.is_contiguous());
+  REQUIRE(c.shape() == Shape{3, 2});
+  REQUIRE(c.to_vector() == std::vector<float>{0, 3, 1, 4, 2, 5});
+  const auto flipped = iota({4}).flip(Shape{0}).value().try_contiguous().value();
+  REQUIRE(flipped.to_vector() == std::vector<float>{3, 2, 1, 0});
+  REQUIRE(Tensor<float>::scalar(0).broadcast_to({0, 3}).value().try_contiguous()->numel() == 0);
+  // scalar()'s Result twin
+  const auto s = Tensor<float>::full({}, 2.5f).value();
+  REQUIRE(s.rank() == 0);
+  REQUIRE(s.to_vector() == std::vector<float>{2.5f});
+}
+
 TEST_CASE("bool tensors work despite vector<bool>") {
   const auto b = Tensor<bool>::from_vector({true, false, true, true}, {2, 2}).value();
   REQUIRE(b.get({0, 1}) == false);
