@@ -158,7 +158,8 @@ Result<Tensor<T>, DataError> build_batch_leaf(const BatchOp& op, std::size_t cou
   if (!layout) return std::move(layout).error();
   const std::size_t numel = layout->numel();
   std::shared_ptr<T> buffer = try_allocate_buffer<T>(numel);
-  if (buffer == nullptr) return DataError::from_shape(ShapeError::allocation_failed(op.name, numel));
+  if (buffer == nullptr)
+    return DataError::from_shape(ShapeError::allocation_failed(op.name, numel));
   fill_batch(op, count, get, *layout, buffer.get());
   auto made = Tensor<T>::from_shared(std::move(buffer), numel, std::move(*layout));
   if (!made) return DataError::from_shape(made.error().in(op.name));
