@@ -46,7 +46,12 @@ template <class R>
 std::string message_of(const R& r, IoErrorKind kind) {
   REQUIRE_FALSE(r.has_value());
   CHECK(r.error().kind() == kind);
-  return r.error().message();
+  const std::string message = r.error().message();
+  // The operation is named once, at the start: a step's name never leaks in a second time.
+  const std::string op = std::string(r.error().op()) + ": ";
+  CHECK(message.rfind(op, 0) == 0);
+  CHECK(message.find(op, op.size()) == std::string::npos);
+  return message;
 }
 
 const std::string f4_dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";

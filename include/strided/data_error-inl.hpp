@@ -15,7 +15,7 @@ namespace strided {
   detail::MessageText m(op_);
   if (kind_ == DataErrorKind::empty_batch) {
     m << "no samples to batch";
-  } else if (const SampleShapeMismatch* s = sample_shape_mismatch()) {
+  } else if (const data_errors::SampleShapeMismatch* s = sample_shape_mismatch()) {
     m << "sample " << s->index << " has shape ";
     m.dims(s->actual.span()) << ", expected ";
     m.dims(s->expected.span());

@@ -43,12 +43,18 @@ constexpr const char* to_string(DataErrorKind kind) noexcept {
   return "unknown";
 }
 
+/// The fields of the DataError kinds that have fields of their own (as shape_errors holds
+/// ShapeError's).
+namespace data_errors {
+
 /// The fields of a DataError of kind sample_shape_mismatch.
 struct SampleShapeMismatch {
   std::size_t index;  ///< the position of the offending sample in the input
   Shape expected;     ///< the shape every sample should have (the first sample's)
   Shape actual;       ///< the offending sample's shape
 };
+
+}  // namespace data_errors
 
 /// The error of batch assembly (stack_samples, concat_batches, stack, concat). Each kind has its
 /// own fields: sample_shape_mismatch() for that kind, shape_error() for kinds `shape` and
@@ -64,8 +70,8 @@ class DataError {
   static DataError sample_shape_mismatch(const char* op, std::size_t index, Shape expected,
                                          Shape actual) {
     DataError e(DataErrorKind::sample_shape_mismatch, op);
-    e.details_.template emplace<SampleShapeMismatch>(
-        SampleShapeMismatch{index, std::move(expected), std::move(actual)});
+    e.details_.template emplace<data_errors::SampleShapeMismatch>(
+        data_errors::SampleShapeMismatch{index, std::move(expected), std::move(actual)});
     return e;
   }
   /// The one way to wrap a ShapeError: kind `allocation_failed` when its kind is, else kind
@@ -86,8 +92,8 @@ class DataError {
   /// The batch operation that failed, e.g. "stack_samples".
   const char* op() const noexcept { return op_; }
   /// The sample, expected and actual shapes when kind() == sample_shape_mismatch, else nullptr.
-  const SampleShapeMismatch* sample_shape_mismatch() const noexcept {
-    return std::get_if<SampleShapeMismatch>(&details_);
+  const data_errors::SampleShapeMismatch* sample_shape_mismatch() const noexcept {
+    return std::get_if<data_errors::SampleShapeMismatch>(&details_);
   }
   /// The wrapped error when kind() is `shape` or `allocation_failed`, else nullptr.
   const ShapeError* shape_error() const noexcept { return std::get_if<ShapeError>(&details_); }
@@ -102,7 +108,7 @@ class DataError {
 
   DataErrorKind kind_;
   const char* op_;
-  std::variant<std::monostate, SampleShapeMismatch, ShapeError> details_;
+  std::variant<std::monostate, data_errors::SampleShapeMismatch, ShapeError> details_;
 };
 
 /// The category of DataErrorKind codes, named "strided.data".
