@@ -113,7 +113,8 @@ TEST_CASE("at is get with an error that says why") {
                 "at: index 18446744073709551615 is out of bounds for axis 1 of size 3 (shape [2, "
                 "3]); the index looks like the negative value -1 converted to std::size_t: strided "
                 "counts from 0 and has no negative indices (use 2, i.e. size - 1)");
-  const auto* given = t.at({0, 0, 0}).error().get_if<strided::shape_errors::RankMismatch>();
+  const auto three = t.at({0, 0, 0});
+  const auto* given = three.error().get_if<strided::shape_errors::RankMismatch>();
   REQUIRE(given != nullptr);
   REQUIRE(given->rank == 2);
   REQUIRE(given->entries == 3);
