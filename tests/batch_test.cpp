@@ -524,6 +524,11 @@ TEST_CASE("the first sample whose shape differs is reported with both shapes", "
   REQUIRE(r.error().sample_shape_mismatch()->index == 2);
   REQUIRE(r.error().sample_shape_mismatch()->expected == Shape{2, 3});
   REQUIRE(r.error().sample_shape_mismatch()->actual == Shape{3, 2});
+  // The same fields one by one (the design's accessors), nullopt for a kind without them.
+  REQUIRE(r.error().index() == std::size_t{2});
+  REQUIRE(r.error().expected() == Shape{2, 3});
+  REQUIRE(r.error().actual() == Shape{3, 2});
+  REQUIRE(r.error().shape_error() == nullptr);
   REQUIRE(r.error().op() == std::string("stack_samples"));
   REQUIRE(r.error().message() == "stack_samples: sample 2 has shape [3, 2], expected [2, 3]");
 
@@ -583,6 +588,8 @@ TEST_CASE("an axis out of range is a shape error naming the axis and shape", "[b
   REQUIRE(axis->axis == 3);
   REQUIRE(axis->shape == Shape{4, 2, 3});
   REQUIRE(s.error().sample_shape_mismatch() == nullptr);
+  REQUIRE_FALSE(s.error().index().has_value());
+  REQUIRE_FALSE(s.error().expected().has_value());
   REQUIRE(s.error().message() == "stack: axis 3 is out of range for rank 3 (shape [4, 2, 3])");
   REQUIRE(strided::stack(samples, 2).has_value());  // the last axis is a valid place
 

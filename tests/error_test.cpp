@@ -219,7 +219,6 @@ concept generic_accessor = requires(const E& e) {
 || requires(const E& e) { e.axis(); }
 || requires(const E& e) { e.rank(); };
 static_assert(!generic_accessor<ShapeError>);
-static_assert(!generic_accessor<strided::DataError>);
 static_assert(ShapeError::rank_required("transpose_2d", 3, 2).get_if<se::RankRequired>()->rank ==
               3);
 }  // namespace

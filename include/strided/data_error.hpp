@@ -8,6 +8,7 @@
 // clang-format on
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <type_traits>
@@ -95,6 +96,24 @@ class DataError {
   const data_errors::SampleShapeMismatch* sample_shape_mismatch() const noexcept {
     return std::get_if<data_errors::SampleShapeMismatch>(&details_);
   }
+  /// @name The fields of sample_shape_mismatch one by one (nullopt for the other kinds)
+  ///@{
+  /// The position of the offending sample.
+  std::optional<std::size_t> index() const noexcept {
+    if (const auto* s = sample_shape_mismatch()) return s->index;
+    return std::nullopt;
+  }
+  /// The shape every sample should have (the first sample's).
+  std::optional<Shape> expected() const {
+    if (const auto* s = sample_shape_mismatch()) return s->expected;
+    return std::nullopt;
+  }
+  /// The offending sample's shape.
+  std::optional<Shape> actual() const {
+    if (const auto* s = sample_shape_mismatch()) return s->actual;
+    return std::nullopt;
+  }
+  ///@}
   /// The wrapped error when kind() is `shape` or `allocation_failed`, else nullptr.
   const ShapeError* shape_error() const noexcept { return std::get_if<ShapeError>(&details_); }
 
