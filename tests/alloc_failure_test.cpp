@@ -2,8 +2,9 @@
 // (plain, array, nothrow and aligned forms) with a counting version that can fail the k-th
 // allocation. Each allocating entry point is run once to count its allocations N, then N more
 // times with allocation k = 1..N failing, and must give the documented outcome every time
-// (design §3): Result-returning functions report allocation_failed (wrapped in DataError /
-// IoError kind `shape` where those are the error type), functions returning a plain value throw
+// (design §3): Result-returning functions report allocation_failed (DataError / IoError kind
+// allocation_failed, wrapping the ShapeError, where those are the error type), functions
+// returning a plain value throw
 // std::bad_alloc; nothing else escapes. Leaks are found by LeakSanitizer in the ASan builds
 // (the replacement allocates with malloc, which LSan tracks).
 #if defined(__GNUC__) && !defined(__clang__)
@@ -140,16 +141,17 @@ Outcome classify(const strided::Result<T, strided::ShapeError>& r) {
 template <class T>
 Outcome classify(const strided::Result<T, strided::DataError>& r) {
   if (r) return Outcome::ok;
-  return r.error().kind() == DataErrorKind::shape &&
-                 r.error().shape_error().kind() == ShapeErrorKind::allocation_failed
+  return r.error().kind() == DataErrorKind::allocation_failed &&
+                 r.error().shape_error() != nullptr &&
+                 r.error().shape_error()->kind() == ShapeErrorKind::allocation_failed
              ? Outcome::allocation_failed
              : Outcome::other_error;
 }
 template <class T>
 Outcome classify(const strided::Result<T, strided::IoError>& r) {
   if (r) return Outcome::ok;
-  return r.error().kind() == IoErrorKind::shape &&
-                 r.error().shape_error().kind() == ShapeErrorKind::allocation_failed
+  return r.error().kind() == IoErrorKind::allocation_failed && r.error().shape_error() != nullptr &&
+                 r.error().shape_error()->kind() == ShapeErrorKind::allocation_failed
              ? Outcome::allocation_failed
              : Outcome::other_error;
 }
@@ -400,7 +402,7 @@ TEST_CASE("allocation failure: casts report allocation_failed", "[alloc]") {
   CHECK_EVERY_K([&] { return classify(ints.to_f32()); }, kResult);
 }
 
-TEST_CASE("allocation failure: batches report DataError shape(allocation_failed)", "[alloc]") {
+TEST_CASE("allocation failure: batches report DataError allocation_failed", "[alloc]") {
   const std::vector<Tensor<float>> samples{matrix(2, 3), matrix(2, 3).flip(0).value(),
                                            matrix(2, 3)};
   CHECK_EVERY_K([&] { return classify(strided::stack_samples(samples)); }, kResult);
@@ -413,8 +415,7 @@ TEST_CASE("allocation failure: batches report DataError shape(allocation_failed)
   CHECK_EVERY_K([&] { return classify(strided::stack_samples(pairs)); }, kResult);
 }
 
-TEST_CASE("allocation failure: load_npy_bytes reports IoError shape(allocation_failed)",
-          "[alloc]") {
+TEST_CASE("allocation failure: load_npy_bytes reports IoError allocation_failed", "[alloc]") {
   const auto bytes = strided::save_npy_bytes(matrix(3, 5)).value();
   CHECK_EVERY_K(
       [&] { return classify(strided::load_npy_bytes<float>(std::span<const std::byte>(bytes))); },
@@ -560,9 +561,12 @@ TEST_CASE("allocation failure: the out-of-memory messages", "[alloc]") {
   const auto loaded = first_allocation_fails(
       [&] { return strided::load_npy_bytes<float>(std::span<const std::byte>(bytes)); });
   REQUIRE(!loaded);
-  CHECK(loaded.error().kind() == IoErrorKind::shape);
-  // The innermost guarded function names itself: the header parser ran out first.
-  CHECK(loaded.error().message() == "parse_npy_header: <memory>: out of memory");
+  CHECK(loaded.error().kind() == IoErrorKind::allocation_failed);
+  CHECK(loaded.error().code() == IoErrorKind::allocation_failed);
+  // The public function called names the error, though its header parse ran out first.
+  CHECK(std::string(loaded.error().op()) == "load_npy_bytes");
+  CHECK(std::string(loaded.error().shape_error()->op()) == "load_npy_bytes");
+  CHECK(loaded.error().message() == "load_npy_bytes: <memory>: out of memory");
 }
 
 TEST_CASE("allocation failure: map and zip_with report allocation_failed before calling f",
@@ -630,4 +634,19 @@ TEST_CASE("allocation failure: cast_into and copy_to into a TensorSpan never fai
   const auto r = t.copy_to(fdst);
   REQUIRE(r.has_value());
   CHECK(strided::equal(Tensor<float>::from_vector(copied, t.shape()).value(), t));
+}
+
+// The twins for code that must not throw (docs/errors.md, "Running out of memory").
+TEST_CASE("allocation failure: try_contiguous, full({}, v) and copy_to report allocation_failed",
+          "[alloc]") {
+  const Tensor<float> t = matrix(5, 7).transpose(0, 1).value();  // not contiguous
+  const Tensor<float> deep = Tensor<float>::zeros({2, 1, 2, 1, 3, 1, 1, 2, 1, 1}).value();
+  const Tensor<float> deep_view = deep.transpose(0, 4).value();
+  CHECK_EVERY_K([&] { return classify(t.try_contiguous()); }, kResult);
+  CHECK_EVERY_K([&] { return classify(deep_view.try_contiguous()); }, kResult);
+  CHECK_EVERY_K([&] { return classify(deep.try_contiguous()); }, kResult);  // the shared copy
+  CHECK_EVERY_K([] { return classify(Tensor<float>::full({}, 2.0f)); }, kResult);
+  const auto failed = first_allocation_fails([&] { return t.try_contiguous(); });
+  REQUIRE(!failed);
+  CHECK(failed.error().message() == "try_contiguous: could not allocate a buffer of 35 elements");
 }

@@ -316,6 +316,11 @@ TEST_CASE("any_tensor: contiguous and cast match the typed results for every dty
     CHECK(dense.dtype() == from.dtype);
     CHECK(strided::equal(dense, view));
     CHECK(base.contiguous().storage() == base.storage());  // already contiguous: same buffer
+    const AnyTensor tried = view.try_contiguous().value();
+    CHECK(tried.is_contiguous());
+    CHECK(tried.dtype() == from.dtype);
+    CHECK(strided::equal(tried, view));
+    CHECK(base.try_contiguous()->storage() == base.storage());
     for (const strided::DTypeInfo& to : strided::dtype_registry) {
       INFO(from.name << " -> " << to.name);
       auto got = view.cast(to.dtype);

@@ -458,7 +458,7 @@ TEST_CASE("user sample types plug in through sample_traits", "[batch]") {
   samples[2].label = Tensor<std::int64_t>::zeros({1}).value();
   auto bad = strided::stack_samples(samples);
   REQUIRE(bad.error().kind() == DataErrorKind::sample_shape_mismatch);
-  REQUIRE(bad.error().index() == 2);
+  REQUIRE(bad.error().sample_shape_mismatch()->index == 2);
 }
 
 TEST_CASE("Sample accepts tensors, pairs, tuples and customised types only", "[batch]") {
@@ -525,9 +525,14 @@ TEST_CASE("the first sample whose shape differs is reported with both shapes", "
                                            filled<float>({3, 2}, 2), filled<float>({1}, 3)};
   auto r = strided::stack_samples(samples);
   REQUIRE(r.error().kind() == DataErrorKind::sample_shape_mismatch);
-  REQUIRE(r.error().index() == 2);
+  REQUIRE(r.error().sample_shape_mismatch()->index == 2);
+  REQUIRE(r.error().sample_shape_mismatch()->expected == Shape{2, 3});
+  REQUIRE(r.error().sample_shape_mismatch()->actual == Shape{3, 2});
+  // The same fields one by one (the design's accessors), nullopt for a kind without them.
+  REQUIRE(r.error().index() == std::size_t{2});
   REQUIRE(r.error().expected() == Shape{2, 3});
   REQUIRE(r.error().actual() == Shape{3, 2});
+  REQUIRE(r.error().shape_error() == nullptr);
   REQUIRE(r.error().op() == std::string("stack_samples"));
   REQUIRE(r.error().message() == "stack_samples: sample 2 has shape [3, 2], expected [2, 3]");
 
@@ -548,9 +553,9 @@ TEST_CASE("concat reports the part shape it expected, with the part's own joined
                                         filled<float>({4, 5}, 2)};
   auto r = strided::concat_batches(rows);
   REQUIRE(r.error().kind() == DataErrorKind::sample_shape_mismatch);
-  REQUIRE(r.error().index() == 2);
-  REQUIRE(r.error().expected() == Shape{4, 3});
-  REQUIRE(r.error().actual() == Shape{4, 5});
+  REQUIRE(r.error().sample_shape_mismatch()->index == 2);
+  REQUIRE(r.error().sample_shape_mismatch()->expected == Shape{4, 3});
+  REQUIRE(r.error().sample_shape_mismatch()->actual == Shape{4, 5});
   REQUIRE(r.error().message() == "concat_batches: sample 2 has shape [4, 5], expected [4, 3]");
 
   const std::vector<Tensor<float>> cols{filled<float>({2, 3}, 0), filled<float>({2, 5}, 1),
@@ -572,7 +577,7 @@ TEST_CASE("a structured sample reports the lowest sample index over all members"
       {img, lbl}, {img, Tensor<std::int64_t>::zeros({2}).value()}, {filled<float>({3}, 1), lbl}};
   auto r = strided::stack_samples(samples);
   REQUIRE(r.error().kind() == DataErrorKind::sample_shape_mismatch);
-  REQUIRE(r.error().index() == 1);
+  REQUIRE(r.error().sample_shape_mismatch()->index == 1);
   REQUIRE(r.error().message() == "stack_samples: sample 1 has shape [2], expected []");
 }
 
@@ -581,22 +586,26 @@ TEST_CASE("an axis out of range is a shape error naming the axis and shape", "[b
   auto s = strided::stack(samples, 3);
   REQUIRE(s.error().kind() == DataErrorKind::shape);
   REQUIRE(s.error().code() == DataErrorKind::shape);
-  REQUIRE(s.error().shape_error().kind() == ShapeErrorKind::axis_out_of_range);
-  REQUIRE(s.error().shape_error().axis() == 3);
-  REQUIRE(s.error().shape_error().rank() == 3);
-  REQUIRE(s.error().shape_error().lhs() == Shape{4, 2, 3});
+  REQUIRE(s.error().shape_error()->kind() == ShapeErrorKind::axis_out_of_range);
+  const auto* axis = s.error().shape_error()->get_if<strided::shape_errors::AxisOutOfRange>();
+  REQUIRE(axis != nullptr);
+  REQUIRE(axis->axis == 3);
+  REQUIRE(axis->shape == Shape{4, 2, 3});
+  REQUIRE(s.error().sample_shape_mismatch() == nullptr);
+  REQUIRE_FALSE(s.error().index().has_value());
+  REQUIRE_FALSE(s.error().expected().has_value());
   REQUIRE(s.error().message() == "stack: axis 3 is out of range for rank 3 (shape [4, 2, 3])");
   REQUIRE(strided::stack(samples, 2).has_value());  // the last axis is a valid place
 
   auto c = strided::concat(samples, 2);
-  REQUIRE(c.error().shape_error().kind() == ShapeErrorKind::axis_out_of_range);
+  REQUIRE(c.error().shape_error()->kind() == ShapeErrorKind::axis_out_of_range);
   REQUIRE(c.error().message() == "concat: axis 2 is out of range for rank 2 (shape [2, 3])");
 
   // rank-0 tensors have no axis to join (NumPy refuses them too)
   const std::vector<Tensor<float>> scalars{Tensor<float>::scalar(1), Tensor<float>::scalar(2)};
   auto z = strided::concat_batches(scalars);
   REQUIRE(z.error().kind() == DataErrorKind::shape);
-  REQUIRE(z.error().shape_error().kind() == ShapeErrorKind::axis_out_of_range);
+  REQUIRE(z.error().shape_error()->kind() == ShapeErrorKind::axis_out_of_range);
   REQUIRE(z.error().message() == "concat_batches: axis 0 is out of range for rank 0 (shape [])");
 
   // the axis applies to every member: a scalar label cannot be stacked along axis 1
@@ -613,8 +622,9 @@ TEST_CASE("element counts that overflow are size_overflow", "[batch][errors]") {
   const std::vector<Tensor<float>> samples(8, huge);
   auto s = strided::stack_samples(samples);
   REQUIRE(s.error().kind() == DataErrorKind::shape);
-  REQUIRE(s.error().shape_error().kind() == ShapeErrorKind::size_overflow);
-  REQUIRE(s.error().shape_error().lhs() == Shape{8, big});
+  REQUIRE(s.error().shape_error()->kind() == ShapeErrorKind::size_overflow);
+  REQUIRE(s.error().shape_error()->get_if<strided::shape_errors::SizeOverflow>()->shape ==
+          Shape{8, big});
   REQUIRE(s.error().message() ==
           "stack_samples: the element count, a stride or the offset of "
           "shape [8, 4611686018427387904] overflows");
@@ -622,15 +632,16 @@ TEST_CASE("element counts that overflow are size_overflow", "[batch][errors]") {
   // the joined extent itself overflows std::size_t
   const auto half = Tensor<float>::scalar(1).broadcast_to({std::size_t{1} << 63}).value();
   auto c = strided::concat_batches(std::vector{half, half});
-  REQUIRE(c.error().shape_error().kind() == ShapeErrorKind::size_overflow);
+  REQUIRE(c.error().shape_error()->kind() == ShapeErrorKind::size_overflow);
   REQUIRE(c.error().message() ==
           "concat_batches: the element count, a stride or the offset of "
           "shape [9223372036854775808] overflows");
 
   // the sum fits std::size_t but not the index range
   auto d = strided::concat_batches(std::vector{huge, huge});
-  REQUIRE(d.error().shape_error().kind() == ShapeErrorKind::size_overflow);
-  REQUIRE(d.error().shape_error().lhs() == Shape{std::size_t{1} << 63});
+  REQUIRE(d.error().shape_error()->kind() == ShapeErrorKind::size_overflow);
+  REQUIRE(d.error().shape_error()->get_if<strided::shape_errors::SizeOverflow>()->shape ==
+          Shape{std::size_t{1} << 63});
 }
 
 TEST_CASE("a buffer that cannot be allocated is allocation_failed", "[batch][errors]") {
@@ -638,8 +649,10 @@ TEST_CASE("a buffer that cannot be allocated is allocation_failed", "[batch][err
   // it without asking the system.
   const auto quarter = Tensor<float>::scalar(1).broadcast_to({std::size_t{1} << 60}).value();
   auto r = strided::stack_samples(std::vector<Tensor<float>>(4, quarter));
-  REQUIRE(r.error().kind() == DataErrorKind::shape);
-  REQUIRE(r.error().shape_error().kind() == ShapeErrorKind::allocation_failed);
+  REQUIRE(r.error().kind() == DataErrorKind::allocation_failed);
+  REQUIRE(r.error().code() == DataErrorKind::allocation_failed);
+  REQUIRE(r.error().shape_error()->get_if<strided::shape_errors::AllocationFailed>()->elements ==
+          std::size_t{1} << 62);
   REQUIRE(r.error().message() ==
           "stack_samples: could not allocate a buffer of 4611686018427387904 elements");
 }
@@ -648,7 +661,7 @@ TEST_CASE("a batch rank above max_rank is rank_too_large", "[batch][errors]") {
   const auto deep = Tensor<float>::from_vector({1.0f}, Shape(strided::max_rank, 1)).value();
   auto r = strided::stack_samples(std::vector{deep, deep});
   REQUIRE(r.error().kind() == DataErrorKind::shape);
-  REQUIRE(r.error().shape_error().kind() == ShapeErrorKind::rank_too_large);
+  REQUIRE(r.error().shape_error()->kind() == ShapeErrorKind::rank_too_large);
   REQUIRE(r.error().message() == "stack_samples: rank 65 exceeds the maximum rank 64");
   REQUIRE(strided::concat_batches(std::vector{deep, deep})->shape()[0] == 2);
 }

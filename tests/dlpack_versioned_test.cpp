@@ -82,7 +82,7 @@ TEST_CASE("dlpack versioned: import, flags, version check, deleter once") {
   auto rejected = from_dlpack_versioned<float>(future);
   REQUIRE_FALSE(rejected.has_value());
   CHECK(rejected.error().kind() == IoErrorKind::unsupported_version);
-  CHECK(rejected.error().op() == "from_dlpack_versioned");
+  CHECK(std::string(rejected.error().op()) == "from_dlpack_versioned");
   CHECK(deletes == 2);
 
   DLManagedTensorVersioned* gpu = Producer::make(values.data(), {6});

@@ -1,5 +1,6 @@
 // ShapeError's details: each named constructor builds the aggregate of its name with the fields
-// it was given, get_if reads only that one, and the generic accessors are derived from it.
+// it was given, get_if reads only that one, and no accessor on ShapeError reads a field whose
+// meaning depends on the kind.
 #include <strided/error.hpp>
 #include <strided/layout.hpp>
 #include <string>
@@ -45,8 +46,6 @@ TEST_CASE("element count details: data length and shape, or the shape as written
       details<se::ElementCountMismatch>(e, "from_vector", ShapeErrorKind::element_count_mismatch);
   REQUIRE(d.elements == 5);
   REQUIRE(d.shape == Shape{2, 3});
-  REQUIRE(e.length() == 5);
-  REQUIRE(e.lhs() == Shape{2, 3});
   REQUIRE(e.message() == "from_vector: 5 elements do not match shape [2, 3] (6 elements)");
 
   const auto i = ShapeError::infer_mismatch("reshape", 7, 2, {2, strided::infer});
@@ -54,8 +53,6 @@ TEST_CASE("element count details: data length and shape, or the shape as written
   REQUIRE(n.numel == 7);
   REQUIRE(n.others == 2);
   REQUIRE(n.shape == Shape{2, strided::infer});
-  REQUIRE(i.length() == 7);
-  REQUIRE(i.index() == 2);
   REQUIRE(i.message() ==
           "reshape: shape [2, infer] cannot hold 7 elements: 7 is not a multiple of 2, the "
           "product of the other sizes");
@@ -64,14 +61,11 @@ TEST_CASE("element count details: data length and shape, or the shape as written
 TEST_CASE("rank details: too large, entries given, rank required") {
   const auto big = ShapeError::rank_too_large("unsqueeze", 65);
   REQUIRE(details<se::RankTooLarge>(big, "unsqueeze", ShapeErrorKind::rank_too_large).rank == 65);
-  REQUIRE(big.rank() == 65);
 
   const auto given = ShapeError::rank_mismatch("at", 2, 3);
   const auto& m = details<se::RankMismatch>(given, "at", ShapeErrorKind::rank_mismatch);
   REQUIRE(m.rank == 2);
   REQUIRE(m.entries == 3);
-  REQUIRE(given.rank() == 2);
-  REQUIRE(given.length() == 3);
   REQUIRE(given.message() == "at: 3 entries given for a tensor of rank 2");
 
   // The tensor's rank comes second in both constructors, after op.
@@ -79,8 +73,6 @@ TEST_CASE("rank details: too large, entries given, rank required") {
   const auto& r = details<se::RankRequired>(needs, "transpose_2d", ShapeErrorKind::rank_mismatch);
   REQUIRE(r.rank == 3);
   REQUIRE(r.required == 2);
-  REQUIRE(needs.rank() == 3);
-  REQUIRE(needs.length() == 2);
   REQUIRE(needs.get_if<se::RankMismatch>() == nullptr);
 }
 
@@ -89,14 +81,11 @@ TEST_CASE("axis details: out of range, duplicate, invalid argument about an axis
   const auto& a = details<se::AxisOutOfRange>(out, "transpose", ShapeErrorKind::axis_out_of_range);
   REQUIRE(a.axis == 4);
   REQUIRE(a.shape == Shape{2, 3});
-  REQUIRE(out.rank() == 2);
 
   const auto dup = strided::Layout::contiguous({2, 3}).value().permute({1, 1}).error();
   const auto& d = details<se::DuplicateAxis>(dup, "permute", ShapeErrorKind::duplicate_axis);
   REQUIRE(d.axis == 1);
   REQUIRE(d.axes == Shape{1, 1});
-  REQUIRE(dup.rhs() == Shape{1, 1});
-  REQUIRE(dup.lhs().empty());
 
   const auto sq = strided::Layout::contiguous({4, 2}).value().squeeze(0).error();
   const auto& s = details<se::InvalidAxisArgument>(sq, "squeeze", ShapeErrorKind::invalid_argument);
@@ -113,7 +102,6 @@ TEST_CASE("index details: one index, or a range with its start and length") {
   REQUIRE(i.axis == 1);
   REQUIRE(i.index == 7);
   REQUIRE(i.shape == Shape{2, 3});
-  REQUIRE(one.length() == 1);  // the generic view: a range of one
 
   const auto range = strided::Layout::contiguous({4, 5}).value().narrow(1, 3, 4).error();
   const auto& r = details<se::RangeOutOfRange>(range, "narrow", ShapeErrorKind::index_out_of_range);
@@ -121,8 +109,6 @@ TEST_CASE("index details: one index, or a range with its start and length") {
   REQUIRE(r.start == 3);
   REQUIRE(r.length == 4);
   REQUIRE(r.shape == Shape{4, 5});
-  REQUIRE(range.index() == 3);
-  REQUIRE(range.length() == 4);
   REQUIRE(range.message() ==
           "narrow: range [3, 7) is out of bounds for axis 1 of size 5 (shape "
           "[4, 5])");
@@ -141,8 +127,6 @@ TEST_CASE("two-shape details: reshape without a view, broadcast") {
                                                      ShapeErrorKind::broadcast_incompatible);
   REQUIRE(w.shape == Shape{2, 3});
   REQUIRE(w.target == Shape{4});
-  REQUIRE(b.error().lhs() == Shape{2, 3});
-  REQUIRE(b.error().rhs() == Shape{4});
 }
 
 TEST_CASE("storage details: an index reached past the end, or below zero") {
@@ -152,8 +136,6 @@ TEST_CASE("storage details: an index reached past the end, or below zero") {
   REQUIRE(p.index == 9);
   REQUIRE(p.storage_len == 4);
   REQUIRE(p.shape == Shape{3});
-  REQUIRE(past.index() == 9);
-  REQUIRE(past.length() == 4);
 
   const auto below = ShapeError::storage_below_zero("from_parts", 4, {3});
   const auto& z =
@@ -175,7 +157,6 @@ TEST_CASE("details with one value or none: overflow, argument, allocation, a bar
   const auto f = ShapeError::allocation_failed("zeros", 12);
   REQUIRE(details<se::AllocationFailed>(f, "zeros", ShapeErrorKind::allocation_failed).elements ==
           12);
-  REQUIRE(f.length() == 12);
   const auto m = ShapeError::out_of_memory("split");
   details<se::OutOfMemory>(m, "split", ShapeErrorKind::allocation_failed);
   REQUIRE(m.message() == "split: out of memory");
@@ -220,11 +201,24 @@ constexpr bool details_are_constexpr() {
   const bool range_kept = copy.get_if<se::RangeOutOfRange>()->shape.size() == 9;
   copy = ShapeError::duplicate_axis("permute", 0, Shape(10, 0));
   const bool replaced = copy.get_if<se::RangeOutOfRange>() == nullptr &&
-                        copy.get_if<se::DuplicateAxis>()->axes.size() == 10 && copy.rank() == 10;
+                        copy.get_if<se::DuplicateAxis>()->axes.size() == 10;
   copy = std::move(e);
-  return range_kept && replaced && copy.index() == 1 && copy.length() == 4 && copy.axis() == 6;
+  const se::RangeOutOfRange* r = copy.get_if<se::RangeOutOfRange>();
+  return range_kept && replaced && r != nullptr && r->axis == 6 && r->start == 1 && r->length == 4;
 }
 static_assert(details_are_constexpr());
+// The fields are read by name through get_if: no generic accessor that means one field for one
+// kind and another for the next.
+template <class E>
+concept generic_accessor = requires(const E& e) {
+  e.lhs();
+}
+|| requires(const E& e) { e.rhs(); }
+|| requires(const E& e) { e.index(); }
+|| requires(const E& e) { e.length(); }
+|| requires(const E& e) { e.axis(); }
+|| requires(const E& e) { e.rank(); };
+static_assert(!generic_accessor<ShapeError>);
 static_assert(ShapeError::rank_required("transpose_2d", 3, 2).get_if<se::RankRequired>()->rank ==
               3);
 }  // namespace

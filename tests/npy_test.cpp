@@ -179,7 +179,12 @@ TEST_CASE("npy: malformed files") {
     CHECK(m.error().kind() == c.kind);
   }
   auto huge = load_npy<float>(dir + "malformed/dict_huge_shape.npy");
-  CHECK(huge.error().shape_error().kind() == ShapeErrorKind::size_overflow);
+  REQUIRE(huge.error().shape_error() != nullptr);
+  CHECK(huge.error().shape_error()->kind() == ShapeErrorKind::size_overflow);
+  CHECK(std::string(huge.error().op()) == "load_npy");  // not the header parse inside it
+  CHECK(std::string(huge.error().shape_error()->op()) == "load_npy");
+  auto missing_shape = load_npy<float>(dir + "no_such_file.npy");
+  CHECK(missing_shape.error().shape_error() == nullptr);  // no placeholder for the other kinds
   auto missing = load_npy<float>(dir + "no_such_file.npy");
   REQUIRE_FALSE(missing.has_value());
   CHECK(missing.error().kind() == IoErrorKind::open_failed);

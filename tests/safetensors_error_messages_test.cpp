@@ -46,7 +46,12 @@ template <class R>
 std::string message_of(const R& r, IoErrorKind kind) {
   REQUIRE_FALSE(r.has_value());
   CHECK(r.error().kind() == kind);
-  return r.error().message();
+  const std::string message = r.error().message();
+  // The operation is named once, at the start: a step's name never leaks in a second time.
+  const std::string op = std::string(r.error().op()) + ": ";
+  CHECK(message.rfind(op, 0) == 0);
+  CHECK(message.find(op, op.size()) == std::string::npos);
+  return message;
 }
 
 const std::string f4_dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
@@ -66,14 +71,17 @@ TEST_CASE("io error messages (quoted in docs/errors.md)") {
   auto wrong_magic = npy(f4_dict, two_floats);
   wrong_magic[1] = std::byte{'n'};
   CHECK(message_of(load_npy_bytes<float>(wrong_magic), K::bad_magic) ==
+        "load_npy_bytes: <memory>: does not start with \"\\x93NUMPY\"");
+  // The header parser is public too: called directly, it names itself.
+  CHECK(message_of(parse_npy_header(wrong_magic), K::bad_magic) ==
         "parse_npy_header: <memory>: does not start with \"\\x93NUMPY\"");
   auto version_9 = npy(f4_dict, two_floats);
   version_9[6] = std::byte{9};
   CHECK(message_of(load_npy_bytes<float>(version_9), K::unsupported_version) ==
-        "parse_npy_header: <memory>: format version 9.0 (supported: 1.0, 2.0, 3.0)");
+        "load_npy_bytes: <memory>: format version 9.0 (supported: 1.0, 2.0, 3.0)");
   CHECK(message_of(load_npy_bytes<float>(npy("{'descr': '<f4', 'shape': (2,), }", two_floats)),
                    K::malformed_header) ==
-        "parse_npy_header: <memory>: the header needs the keys 'descr', 'fortran_order' and "
+        "load_npy_bytes: <memory>: the header needs the keys 'descr', 'fortran_order' and "
         "'shape' at header byte 54");
   CHECK(message_of(parse_safetensors_header(bytes(std::string("\xff\xff\xff\xff\0\0\0\0", 8))),
                    K::header_too_large) ==
@@ -85,14 +93,15 @@ TEST_CASE("io error messages (quoted in docs/errors.md)") {
         "8-byte size prefix announces a header of 16 bytes but only 2 bytes follow");
   // A .npy file opened as safetensors: named as what it is.
   CHECK(message_of(SafetensorsFile::from_bytes(npy(f4_dict, two_floats)), K::bad_magic) ==
-        "parse_safetensors_header: <memory>: not a safetensors file: it starts with the .npy magic "
+        "SafetensorsFile::from_bytes: <memory>: not a safetensors file: it starts with the .npy "
+        "magic "
         "\\x93NUMPY (read it with strided::load_npy)");
   CHECK(message_of(load_npy_bytes<bf16>(npy(f4_dict, two_floats)), K::unsupported_dtype) ==
         "load_npy_bytes: <memory>: element type bf16 has no NumPy dtype; load the file as float "
         "and cast<bf16>() it");
   CHECK(message_of(save_npy_bytes(Tensor<bf16>::scalar(bf16(1.0f))), K::unsupported_dtype) ==
-        "save_npy: <memory>: element type bf16 has no NumPy dtype; save t.cast<float>() (exact) "
-        "and cast back after loading");
+        "save_npy_bytes: <memory>: element type bf16 has no NumPy dtype; save t.cast<float>() "
+        "(exact) and cast back after loading");
   CHECK(message_of(load_npy_bytes<std::int32_t>(npy(f4_dict, two_floats)), K::dtype_mismatch) ==
         "load_npy_bytes: <memory>: the file holds descr '<f4', not i32 ('<i4')");
   CHECK(message_of(load_npy_bytes<float>(npy(f4_dict, two_floats + "!")), K::size_mismatch) ==
@@ -111,8 +120,11 @@ TEST_CASE("io error messages (quoted in docs/errors.md)") {
         "SafetensorsFile::get: <memory>: no tensor named \"bias\"");
   const std::string huge_dict =
       "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }";
-  CHECK(message_of(load_npy_bytes<float>(npy(huge_dict, "")), K::shape) ==
-        "parse_npy_header: <memory>: the element count, a stride or the offset of shape "
+  const auto huge = load_npy_bytes<float>(npy(huge_dict, ""));
+  REQUIRE(huge.error().shape_error() != nullptr);
+  CHECK(std::string(huge.error().shape_error()->op()) == "load_npy_bytes");
+  CHECK(message_of(huge, K::shape) ==
+        "load_npy_bytes: <memory>: the element count, a stride or the offset of shape "
         "[4294967296, 4294967296] overflows");
 #if defined(STRIDED_HAVE_DLPACK)
   CHECK(message_of(from_dlpack<float>(nullptr), K::invalid_argument) ==
@@ -124,5 +136,15 @@ TEST_CASE("io error messages (quoted in docs/errors.md)") {
   CHECK(message_of(from_dlpack<float>(&cuda), K::unsupported_device) ==
         "from_dlpack: <dlpack>: device type 2 is not kDLCPU (1); copy the tensor to the CPU "
         "first");
+  // dtypes by name, not DLPack's type codes
+  DLManagedTensor floats{};
+  floats.dl_tensor = DLTensor{values.data(), {kDLCPU, 0}, 1, {kDLFloat, 32, 1}, shape, nullptr, 0};
+  CHECK(message_of(from_dlpack<std::int32_t>(&floats), K::dtype_mismatch) ==
+        "from_dlpack: <dlpack>: dtype f32 is not i32");
+  DLManagedTensor complex{};
+  complex.dl_tensor =
+      DLTensor{values.data(), {kDLCPU, 0}, 1, {kDLComplex, 64, 1}, shape, nullptr, 0};
+  CHECK(message_of(from_dlpack<float>(&complex), K::dtype_mismatch) ==
+        "from_dlpack: <dlpack>: dtype {code 5, bits 64} is not f32");
 #endif
 }

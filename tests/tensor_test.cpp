@@ -113,8 +113,11 @@ TEST_CASE("at is get with an error that says why") {
                 "at: index 18446744073709551615 is out of bounds for axis 1 of size 3 (shape [2, "
                 "3]); the index looks like the negative value -1 converted to std::size_t: strided "
                 "counts from 0 and has no negative indices (use 2, i.e. size - 1)");
-  REQUIRE(t.at({0, 0, 0}).error().axis() == 0);
-  REQUIRE(t.at({0, 0, 0}).error().rank() == 2);
+  const auto three = t.at({0, 0, 0});
+  const auto* given = three.error().get_if<strided::shape_errors::RankMismatch>();
+  REQUIRE(given != nullptr);
+  REQUIRE(given->rank == 2);
+  REQUIRE(given->entries == 3);
 }
 
 TEST_CASE("views share the buffer and never copy") {
@@ -255,6 +258,24 @@ TEST_CASE("contiguous, copy_to and to_vector materialise in row-major order") {
   std::vector<float> small(5);
   require_error(tt.copy_to(small), ShapeErrorKind::element_count_mismatch,
                 "copy_to: 5 elements do not match shape [3, 2] (6 elements)");
+}
+
+TEST_CASE("try_contiguous is contiguous as a Result") {
+  const auto t = iota({2, 3});
+  REQUIRE(t.try_contiguous().value().shares_storage_with(t));
+  const auto tt = t.transpose(0, 1).value();
+  const auto c = tt.try_contiguous().value();
+  REQUIRE_FALSE(c.shares_storage_with(tt));
+  REQUIRE(c.is_contiguous());
+  REQUIRE(c.shape() == Shape{3, 2});
+  REQUIRE(c.to_vector() == std::vector<float>{0, 3, 1, 4, 2, 5});
+  const auto flipped = iota({4}).flip(Shape{0}).value().try_contiguous().value();
+  REQUIRE(flipped.to_vector() == std::vector<float>{3, 2, 1, 0});
+  REQUIRE(Tensor<float>::scalar(0).broadcast_to({0, 3}).value().try_contiguous()->numel() == 0);
+  // scalar()'s Result twin
+  const auto s = Tensor<float>::full({}, 2.5f).value();
+  REQUIRE(s.rank() == 0);
+  REQUIRE(s.to_vector() == std::vector<float>{2.5f});
 }
 
 TEST_CASE("bool tensors work despite vector<bool>") {

@@ -144,10 +144,16 @@ class AnyTensor : public ViewOps<AnyTensor>, public BroadcastOps<AnyTensor> {
   /// @name Materialisation and casts
   ///@{
 
-  /// `*this` when contiguous (same buffer), else a row-major copy. Throws std::bad_alloc.
+  /// `*this` when contiguous (same buffer), else a row-major copy. Throws std::bad_alloc
+  /// (try_contiguous() reports it as a value).
   template <class = void>
   AnyTensor contiguous() const {
     return std::visit([](const auto& t) { return AnyTensor(t.contiguous()); }, v_);
+  }
+  /// contiguous() as a Result: allocation_failed instead of std::bad_alloc.
+  template <class = void>
+  Result<AnyTensor> try_contiguous() const {
+    return std::visit([](const auto& t) { return detail::lift_any(t.try_contiguous()); }, v_);
   }
   /// A new contiguous tensor of `to`, every element converted as Tensor<T>::cast<U>() does.
   template <class = void>

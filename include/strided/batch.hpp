@@ -308,8 +308,9 @@ Result<void, DataError> run_batch_into(const BatchOp& op, std::span<const Tensor
 // heap memory, and their exhaustion is allocation_failed like the batch buffer's.
 template <class S>
 Result<batch_t<S>, DataError> run_batch(const BatchOp& op, std::span<const S> samples) {
-  return guard_allocations([&] { return run_batch_checked(op, samples); },
-                           [&] { return DataError::shape(ShapeError::out_of_memory(op.name)); });
+  return guard_allocations(
+      [&] { return run_batch_checked(op, samples); },
+      [&] { return DataError::from_shape(ShapeError::out_of_memory(op.name)); });
 }
 
 template <SampleRange R>
@@ -331,7 +332,7 @@ const input_t<B>& input_of(const B& batch) {
 /// Stacks equally shaped samples along a new leading axis: n samples of shape [d...] give a batch
 /// of shape [n, d...], member-wise for pair / tuple / custom samples. Errors: empty_batch; the
 /// first sample whose shape differs (sample_shape_mismatch with its index, the expected and the
-/// actual shape); shape (size_overflow, rank_too_large, allocation_failed). The result is always
+/// actual shape); shape (size_overflow, rank_too_large); allocation_failed. The result is always
 /// a fresh row-major tensor; samples may be any views. Returns Result<range_batch_t<R>, DataError>
 /// (declared `auto` so that a wrong sample type fails on the SampleRange concept, naming the
 /// type, rather than inside the return type).

@@ -11,14 +11,14 @@
 namespace strided {
 
 [[gnu::cold]] STRIDED_FUNC std::string DataError::message() const {
-  if (kind_ == DataErrorKind::shape) return shape_error_.message();
+  if (const ShapeError* wrapped = shape_error()) return wrapped->message();
   detail::MessageText m(op_);
   if (kind_ == DataErrorKind::empty_batch) {
     m << "no samples to batch";
-  } else if (kind_ == DataErrorKind::sample_shape_mismatch) {
-    m << "sample " << index_ << " has shape ";
-    m.dims(actual_.span()) << ", expected ";
-    m.dims(expected_.span());
+  } else if (const data_errors::SampleShapeMismatch* s = sample_shape_mismatch()) {
+    m << "sample " << s->index << " has shape ";
+    m.dims(s->actual.span()) << ", expected ";
+    m.dims(s->expected.span());
   } else {
     m << "unknown error";
   }

@@ -157,7 +157,7 @@ template <Element T>
 Result<Tensor<T>, DataError> gather_member(const Tensor<T>& dataset,
                                            std::span<const std::int64_t> indices) {
   auto batch = index_select(dataset, 0, indices);
-  if (!batch) return DataError::shape(std::move(batch).error().in("gather_batch"));
+  if (!batch) return DataError::from_shape(std::move(batch).error().in("gather_batch"));
   return std::move(*batch);
 }
 

@@ -32,15 +32,13 @@ constexpr unsigned char type_index() noexcept {
   return i;
 }
 
-inline constexpr Shape no_shape{};  // what lhs()/rhs() return for details without that shape
-
 }  // namespace detail
 
 /// The error of every shape or layout operation: its kind, the operation that raised it and its
-/// details, one of the aggregates of namespace shape_errors (get_if<P>() reads them; axis(),
-/// rank(), lhs(), rhs(), index() and length() are a generic view of them). A literal type (no
-/// std::string member) so that layout algebra stays constexpr; message() builds the text on
-/// demand.
+/// details, one of the aggregates of namespace shape_errors, whose fields are named for what
+/// they hold (get_if<P>() reads them; visit(f) calls f with whichever they are). No accessor
+/// changes meaning with the kind. A literal type (no std::string member) so that layout algebra
+/// stays constexpr; message() builds the text on demand.
 class ShapeError {
   template <class P>
   static constexpr unsigned char tag_of = detail::type_index<
@@ -331,90 +329,6 @@ class ShapeError {
   constexpr decltype(auto) visit(F&& f) const {
     return visit_details(*this, std::forward<F>(f));
   }
-
-  /// @name The generic view of the details (0 or an empty shape where they have no such field)
-  ///@{
-
-  /// The axis involved: `axis` of the details.
-  constexpr std::size_t axis() const noexcept {
-    return visit([](const auto& d) -> std::size_t {
-      if constexpr (requires { d.axis; })
-        return d.axis;
-      else
-        return 0;
-    });
-  }
-  /// The rank: `rank` of the details, or the size of their `axes` or of the shape `axis` is in.
-  constexpr std::size_t rank() const noexcept {
-    return visit([](const auto& d) -> std::size_t {
-      if constexpr (requires { d.rank; })
-        return d.rank;
-      else if constexpr (requires { d.axes; })
-        return d.axes.size();
-      else if constexpr (requires { d.axis; })
-        return d.shape.size();
-      else
-        return 0;
-    });
-  }
-  /// The operand's own shape (or the shape being built): `shape` of the details.
-  constexpr const Shape& lhs() const noexcept {
-    return visit([](const auto& d) -> const Shape& {
-      if constexpr (requires { d.shape; })
-        return d.shape;
-      else
-        return detail::no_shape;
-    });
-  }
-  /// The other shape: `target` (of a broadcast or reshape) or `axes` of the details.
-  constexpr const Shape& rhs() const noexcept {
-    return visit([](const auto& d) -> const Shape& {
-      if constexpr (requires { d.target; })
-        return d.target;
-      else if constexpr (requires { d.axes; })
-        return d.axes;
-      else
-        return detail::no_shape;
-    });
-  }
-  /// `index`, `start` or `others` of the details.
-  constexpr std::size_t index() const noexcept {
-    return visit([](const auto& d) -> std::size_t {
-      if constexpr (requires { d.index; })
-        return d.index;
-      else if constexpr (requires { d.start; })
-        return d.start;
-      else if constexpr (requires { d.others; })
-        return d.others;
-      else
-        return 0;
-    });
-  }
-  /// A count: `elements`, `numel`, `entries`, `required`, `length` (1 for one index) or
-  /// `storage_len` of the details.
-  constexpr std::size_t length() const noexcept {
-    return visit([](const auto& d) -> std::size_t {
-      if constexpr (requires { d.elements; })
-        return d.elements;
-      else if constexpr (requires { d.numel; })
-        return d.numel;
-      else if constexpr (requires { d.entries; })
-        return d.entries;
-      else if constexpr (requires { d.required; })
-        return d.required;
-      else if constexpr (requires { d.length; })
-        return d.length;
-      else if constexpr (requires { d.storage_len; })
-        return d.storage_len;
-      else if constexpr (std::is_same_v<std::remove_cvref_t<decltype(d)>,
-                                        shape_errors::IndexOutOfRange>)
-        return 1;
-      else
-        return 0;
-    });
-  }
-
-  ///@}
 
   /// The kind as a std::error_code in the "strided.shape" category.
   std::error_code code() const noexcept;

@@ -146,7 +146,8 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
   }
   ///@}
 
-  /// A rank-0 tensor holding `value`. Infallible but for std::bad_alloc.
+  /// A rank-0 tensor holding `value`. Infallible but for std::bad_alloc; `full({}, value)` is
+  /// the same tensor as a Result (allocation_failed instead of the exception).
   static Tensor scalar(T value) {
     auto buffer = detail::allocate_buffer<T>(1);
     buffer.get()[0] = value;
@@ -218,7 +219,8 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
     return std::span<const T>(data_.get() + offset(), numel());
   }
 
-  /// Borrowed when contiguous, else materialised once.
+  /// Borrowed when contiguous, else materialised once (std::bad_alloc when that copy cannot be
+  /// allocated; as_slice() borrows without allocating, copy_to copies into the caller's buffer).
   HostSlice<T> host_slice() const {
     // The borrowed form also holds the buffer, so the slice stays valid without the tensor.
     if (auto slice = as_slice()) return HostSlice<T>(*slice, data_, true);
@@ -255,13 +257,28 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
 
   // ----- materialisation ----------------------------------------------------------------------
 
-  /// `*this` when contiguous (same buffer), else a new row-major copy. Throws std::bad_alloc.
+  /// `*this` when contiguous (same buffer), else a new row-major copy. Throws std::bad_alloc
+  /// (try_contiguous() reports it as a value).
   Tensor contiguous() const {
     if (is_contiguous()) return *this;
     const std::size_t n = numel();
     auto buffer = detail::allocate_buffer<T>(n);
     copy_into(buffer.get());
     return Tensor(std::move(buffer), n, Layout::contiguous(shape()).value());
+  }
+
+  /// contiguous() for code that must not throw: a buffer that cannot be allocated is the error
+  /// allocation_failed, where contiguous() throws std::bad_alloc. (copy_to is the form that writes
+  /// into the caller's buffer.)
+  Result<Tensor> try_contiguous() const {
+    return detail::guard_allocations("try_contiguous", [&]() -> Result<Tensor> {
+      if (is_contiguous()) return *this;
+      auto layout = Layout::contiguous(shape());
+      if (!layout) return std::move(layout).error();
+      auto made = allocate("try_contiguous", std::move(*layout));
+      if (made) copy_into(made->mutable_data());
+      return made;
+    });
   }
 
   /// Writes the elements in row-major order into `dst` (size must equal numel()).
@@ -297,7 +314,8 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
     });
   }
 
-  /// The elements in row-major order, in a new vector. Throws std::bad_alloc.
+  /// The elements in row-major order, in a new vector. Throws std::bad_alloc; copy_to writes
+  /// them into the caller's buffer instead, reporting errors as values.
   std::vector<T> to_vector() const {
     if constexpr (std::is_same_v<T, bool>) {
       const Tensor dense = contiguous();

@@ -44,11 +44,11 @@ inline Result<void, DataError> check_batch_axis(const BatchOp& op, std::size_t c
                                                 const Shape& first) {
   if (op.mode == BatchMode::stack) {
     if (op.axis <= first.size()) return {};
-    return DataError::shape(
+    return DataError::from_shape(
         ShapeError::axis_out_of_range(op.name, op.axis, shape_with_axis(first, 0, count)));
   }
   if (op.axis < first.size()) return {};
-  return DataError::shape(ShapeError::axis_out_of_range(op.name, op.axis, first));
+  return DataError::from_shape(ShapeError::axis_out_of_range(op.name, op.axis, first));
 }
 
 /// The shape check of one leaf of sample `index` against the same leaf of sample 0. stack needs
@@ -77,7 +77,7 @@ Result<Shape, DataError> batch_shape(const BatchOp& op, std::size_t count, Get& 
   std::size_t total = 0;
   for (std::size_t i = 0; i < count; ++i) {
     if (__builtin_add_overflow(total, get(i).shape()[op.axis], &total))
-      return DataError::shape(ShapeError::size_overflow(op.name, first));
+      return DataError::from_shape(ShapeError::size_overflow(op.name, first));
   }
   Shape out = first;
   out[op.axis] = total;
@@ -102,7 +102,7 @@ Result<Layout, DataError> batch_layout(const BatchOp& op, std::size_t count, Get
   auto shape = batch_shape<T>(op, count, get);
   if (!shape) return std::move(shape).error();
   auto layout = Layout::contiguous(*shape);
-  if (!layout) return DataError::shape(layout.error().in(op.name));
+  if (!layout) return DataError::from_shape(layout.error().in(op.name));
   return std::move(*layout);
 }
 
@@ -158,10 +158,11 @@ Result<Tensor<T>, DataError> build_batch_leaf(const BatchOp& op, std::size_t cou
   if (!layout) return std::move(layout).error();
   const std::size_t numel = layout->numel();
   std::shared_ptr<T> buffer = try_allocate_buffer<T>(numel);
-  if (buffer == nullptr) return DataError::shape(ShapeError::allocation_failed(op.name, numel));
+  if (buffer == nullptr)
+    return DataError::from_shape(ShapeError::allocation_failed(op.name, numel));
   fill_batch(op, count, get, *layout, buffer.get());
   auto made = Tensor<T>::from_shared(std::move(buffer), numel, std::move(*layout));
-  if (!made) return DataError::shape(made.error().in(op.name));
+  if (!made) return DataError::from_shape(made.error().in(op.name));
   return std::move(*made);
 }
 

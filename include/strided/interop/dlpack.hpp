@@ -63,8 +63,24 @@ constexpr std::optional<DLDataType> dlpack_dtype() noexcept {
 namespace detail {
 
 inline std::string dlpack_dtype_string(DLDataType d) {
-  return "{code " + std::to_string(d.code) + ", bits " + std::to_string(d.bits) + ", lanes " +
-         std::to_string(d.lanes) + "}";
+  // By name ("f32") when the code and bits are a strided element type: the reader knows dtypes,
+  // not DLPack's type codes. The codes stay for what strided has no name for; vector lanes are a
+  // suffix (f32x4). Appended piece by piece: GCC 12 warns (-Wrestrict) on the chained form.
+  std::string out;
+  if (const auto dtype = dtype_from_dlpack(d.code, d.bits)) {
+    out += to_string(*dtype);
+  } else {
+    out += "{code ";
+    out += std::to_string(d.code);
+    out += ", bits ";
+    out += std::to_string(d.bits);
+    out += '}';
+  }
+  if (d.lanes != 1) {
+    out += 'x';
+    out += std::to_string(d.lanes);
+  }
+  return out;
 }
 
 /// What an exported DLManagedTensor(Versioned) owns: a reference to the buffer and the int64
@@ -148,9 +164,9 @@ Result<Tensor<T>, IoError> import_dltensor(const DLTensor& dl, std::shared_ptr<c
                                                      " has " + std::to_string(dl.dtype.lanes) +
                                                      " lanes; only 1 is supported");
   if (dl.dtype.code != want->code || dl.dtype.bits != want->bits)
-    return error(IoErrorKind::dtype_mismatch,
-                 "dtype " + dlpack_dtype_string(dl.dtype) + " is not " +
-                     std::string(element_traits<T>::name) + " " + dlpack_dtype_string(*want));
+    return error(IoErrorKind::dtype_mismatch, "dtype " + dlpack_dtype_string(dl.dtype) +
+                                                  " is not " +
+                                                  std::string(element_traits<T>::name));
   if (dl.ndim < 0 || static_cast<std::size_t>(dl.ndim) > max_rank)
     return error(IoErrorKind::invalid_argument,
                  "ndim " + std::to_string(dl.ndim) + " is outside [0, 64]");
@@ -175,7 +191,7 @@ Result<Tensor<T>, IoError> import_dltensor(const DLTensor& dl, std::shared_ptr<c
   // Rebase so that the lowest element the view reaches is storage index 0 (negative strides
   // reach below `data`), then check that every index and byte count fits.
   auto probe = Layout::from_parts(shape, strides, 0, op);
-  if (!probe) return IoError::from_shape(probe.error(), op, source);
+  if (!probe) return IoError::from_shape(std::move(probe).error().in(op), source);
   const bool empty = probe->empty();
   const Reach reach = empty ? Reach{} : probe->reach();
   constexpr auto limit = static_cast<std::size_t>(max_index);
@@ -188,7 +204,7 @@ Result<Tensor<T>, IoError> import_dltensor(const DLTensor& dl, std::shared_ptr<c
     return IoError::from_shape(ShapeError::size_overflow(op, shape), source);
   const std::size_t len = empty ? 0 : below + above + 1;
   auto layout = Layout::from_parts(std::move(shape), std::move(strides), below, op);
-  if (!layout) return IoError::from_shape(layout.error(), op, source);
+  if (!layout) return IoError::from_shape(std::move(layout).error().in(op), source);
 
   const T* first = nullptr;
   if (!empty) {
@@ -209,7 +225,7 @@ Result<Tensor<T>, IoError> import_dltensor(const DLTensor& dl, std::shared_ptr<c
   }
   std::shared_ptr<const T> data(std::move(owner), first);  // aliasing: owns the producer's tensor
   auto tensor = Tensor<T>::from_shared(std::move(data), len, std::move(*layout));
-  if (!tensor) return IoError::from_shape(tensor.error(), op, source);
+  if (!tensor) return IoError::from_shape(std::move(tensor).error().in(op), source);
   return std::move(*tensor);
 }
 

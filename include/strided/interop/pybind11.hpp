@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
@@ -111,6 +112,7 @@ std::string expected_dtype() {
 /// Raises the Python exception an import error stands for.
 [[noreturn]] inline void raise_io_error(const IoError& error) {
   const std::string text = "strided: " + error.message();
+  if (error.kind() == IoErrorKind::allocation_failed) throw std::bad_alloc();  // MemoryError
   if (error.kind() == IoErrorKind::dtype_mismatch || error.kind() == IoErrorKind::unsupported_dtype)
     throw pybind11::type_error(text);
   throw pybind11::value_error(text);

@@ -7,6 +7,7 @@
 // clang-format on
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -38,6 +39,7 @@ enum class IoErrorKind : int {
   not_found,            ///< no tensor of that name
   invalid_argument,     ///< a null pointer or an argument outside its domain
   shape,                ///< a ShapeError stopped the operation (see IoError::shape_error)
+  allocation_failed,    ///< memory ran out (IoError::shape_error says for what)
 };
 
 /// The lower-case name of a kind, e.g. "truncated".
@@ -75,70 +77,80 @@ constexpr const char* to_string(IoErrorKind kind) noexcept {
       return "invalid_argument";
     case IoErrorKind::shape:
       return "shape";
+    case IoErrorKind::allocation_failed:
+      return "allocation_failed";
   }
   return "unknown";
 }
 
-/// The error of the interop doors: its kind, the operation (`"load_npy"`), the source (a file
-/// path, `"<memory>"` or `"<dlpack>"`) and a one-line description naming the field and the
-/// offending value. message() = "op: source: description". A ShapeError met on the way (an
-/// overflowing shape, a layout outside the data) is wrapped with kind `shape`.
+/// The error of the interop doors: its kind, the operation (the public function called, e.g.
+/// `"load_npy"`), the source (a file path, `"<memory>"` or `"<dlpack>"`) and a one-line
+/// description naming the field and the offending value. message() = "op: source: description".
+/// A ShapeError met on the way is wrapped (from_shape): kind `allocation_failed` when memory ran
+/// out, else kind `shape` (an overflowing shape, a layout outside the data).
 class IoError {
  public:
-  /// An error of `kind` in `op` on `source`, described by `what`.
-  IoError(IoErrorKind kind, std::string op, std::string source, std::string what)
-      : kind_(kind), op_(std::move(op)), source_(std::move(source)), what_(std::move(what)) {}
+  /// An error of `kind` in `op` (a string literal: the public function called) on `source`,
+  /// described by `what`.
+  IoError(IoErrorKind kind, const char* op, std::string source, std::string what)
+      : kind_(kind), op_(op), source_(std::move(source)), what_(std::move(what)) {}
 
   /// An open/read/write failure carrying errno (0 when there is none).
-  static IoError system(IoErrorKind kind, std::string op, std::string source, std::string what,
+  static IoError system(IoErrorKind kind, const char* op, std::string source, std::string what,
                         int err) {
-    IoError e(kind, std::move(op), std::move(source), std::move(what));
+    IoError e(kind, op, std::move(source), std::move(what));
     e.errno_ = err;
     if (err != 0) e.what_ += std::string(" (") + std::strerror(err) + ")";
     return e;
   }
 
-  /// Wraps a ShapeError of this operation (raised by it, or relabelled with ShapeError::in) as
-  /// kind `shape`: the operation is the error's, and its description becomes what().
+  /// The one way to wrap a ShapeError: kind `allocation_failed` when its kind is, else kind
+  /// `shape`. The operation is the error's (relabel it first with ShapeError::in when a step
+  /// raised it) and its description, without the operation, becomes what(), so that the message
+  /// names the operation once.
   static IoError from_shape(ShapeError error, std::string source) {
-    std::string op = error.op();
-    return from_shape(std::move(error), std::move(op), std::move(source));
+    const IoErrorKind kind = error.kind() == ShapeErrorKind::allocation_failed
+                                 ? IoErrorKind::allocation_failed
+                                 : IoErrorKind::shape;
+    IoError e(kind, error.op(), std::move(source), error.description());
+    e.shape_error_.emplace(std::move(error));
+    return e;
   }
-  /// Wraps a ShapeError met inside `op` as kind `shape`; its message becomes the description
-  /// (without its operation when that is `op`, so that no message names it twice).
-  static IoError from_shape(ShapeError error, std::string op, std::string source) {
-    // The message names the operation once: "op: source: what", not "op: source: op: what".
-    std::string what = op == error.op() ? error.description() : error.message();
-    IoError e(IoErrorKind::shape, std::move(op), std::move(source), std::move(what));
-    e.shape_error_ = std::move(error);
+
+  /// The same error reported under the public function `op` (a reader relabelling the error of
+  /// a step it calls, e.g. parse_npy_header inside load_npy); a wrapped ShapeError follows.
+  IoError in(const char* op) && noexcept {
+    IoError e = std::move(*this);
+    e.op_ = op;
+    if (e.shape_error_) *e.shape_error_ = std::move(*e.shape_error_).in(op);
     return e;
   }
 
   /// What went wrong.
   IoErrorKind kind() const noexcept { return kind_; }
-  /// The operation that failed, e.g. "load_npy".
-  const std::string& op() const noexcept { return op_; }
+  /// The public function that failed, e.g. "load_npy".
+  const char* op() const noexcept { return op_; }
   /// The file path, or "<memory>" / "<dlpack>".
   const std::string& source() const noexcept { return source_; }
   /// The description without the op and source prefix.
   const std::string& what() const noexcept { return what_; }
   /// errno of a failed system call, else 0.
   int sys_errno() const noexcept { return errno_; }
-  /// The wrapped error when kind() == IoErrorKind::shape.
-  const ShapeError& shape_error() const noexcept { return shape_error_; }
+  /// The wrapped error (kinds `shape` and `allocation_failed`), else nullptr.
+  const ShapeError* shape_error() const noexcept { return shape_error_ ? &*shape_error_ : nullptr; }
 
   /// kind() as a std::error_code in the category "strided.io".
   std::error_code code() const noexcept;
   /// One line: "op: source: description".
-  std::string message() const { return op_ + ": " + source_ + ": " + what_; }
+  std::string message() const { return std::string(op_) + ": " + source_ + ": " + what_; }
 
  private:
   IoErrorKind kind_;
-  std::string op_;
+  const char* op_;
   std::string source_;
   std::string what_;
   int errno_ = 0;
-  ShapeError shape_error_{ShapeErrorKind::invalid_argument, ""};
+  std::optional<ShapeError> shape_error_;
 };
 
 /// The category of IoErrorKind codes, named "strided.io".
@@ -156,13 +168,20 @@ inline std::error_code IoError::code() const noexcept { return make_error_code(k
 
 namespace detail {
 
-/// guard_allocations for the interop doors: memory exhaustion anywhere in `body` (a header
-/// string, a JSON tree, a shape of more than 8 axes) is kind `shape` wrapping allocation_failed.
+/// guard_allocations for the interop doors, which also labels: memory exhaustion anywhere in
+/// `body` (a header string, a JSON tree, a shape of more than 8 axes) is kind allocation_failed,
+/// and every error out of `body` is reported as `op`'s, the public function called (the
+/// header parse inside load_npy included), so that a message never names an internal step.
 template <class F>
 auto guard_io(const char* op, const std::string& source, F&& body) -> decltype(body()) {
-  return guard_allocations(std::forward<F>(body), [&] {
+  auto out = guard_allocations(std::forward<F>(body), [&] {
     return IoError::from_shape(ShapeError::out_of_memory(op), source);
   });
+  if (!out) [[unlikely]] {
+    auto&& error = std::move(out).error();  // relabelled in place: Result<void> has no error() &
+    error = std::move(error).in(op);
+  }
+  return out;
 }
 
 }  // namespace detail

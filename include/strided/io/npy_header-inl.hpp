@@ -144,7 +144,7 @@ class NpyDictParser {
 STRIDED_FUNC Result<NpyDtype, IoError> parse_npy_descr(std::string_view descr,
                                                        const std::string& source) {
   auto bad = [&](const std::string& why) {
-    return IoError(IoErrorKind::unsupported_dtype, "parse_npy_header", source,
+    return IoError(IoErrorKind::unsupported_dtype, "parse_npy_descr", source,
                    "descr '" + std::string(descr) + "': " + why);
   };
   if (descr.size() < 3 || descr.size() > 4) return bad("not a supported NumPy type");

@@ -182,7 +182,7 @@ class SafetensorsFile {
       auto layout = Layout::contiguous(info->shape);
       if (!layout) return IoError::from_shape(layout.error().in(op), source_);
       auto tensor = Tensor<T>::from_shared(std::move(buffer), numel, std::move(*layout));
-      if (!tensor) return IoError::from_shape(tensor.error(), op, source_);
+      if (!tensor) return IoError::from_shape(std::move(tensor).error().in(op), source_);
       return std::move(*tensor);
     });
   }
@@ -192,24 +192,29 @@ class SafetensorsFile {
   /// invalid_value (bool bytes).
   template <class A = AnyTensor>
   Result<A, IoError> get_any(std::string_view name) const {
-    const SafetensorsInfo* info = find(name);
-    if (info == nullptr)
-      return IoError(IoErrorKind::not_found, "SafetensorsFile::get_any", source_,
-                     "no tensor named \"" + std::string(name) + "\"");
-    return entry_any<A>(*info);
+    return detail::guard_io("SafetensorsFile::get_any", source_, [&]() -> Result<A, IoError> {
+      const SafetensorsInfo* info = find(name);
+      if (info == nullptr)
+        return IoError(IoErrorKind::not_found, "SafetensorsFile::get_any", source_,
+                       "no tensor named \"" + std::string(name) + "\"");
+      return entry_any<A>(*info);
+    });
   }
 
   /// Every tensor of the file, in data order, as (name, AnyTensor) pairs sharing the mapping;
   /// the first entry that cannot be read stops it (as get_any).
   template <class A = AnyTensor>
   Result<std::vector<std::pair<std::string, A>>, IoError> all() const {
-    std::vector<std::pair<std::string, A>> out;
-    for (const SafetensorsInfo& info : header_.tensors) {
-      auto t = entry_any<A>(info);
-      if (!t) return t.error();
-      out.emplace_back(info.name, std::move(*t));
-    }
-    return out;
+    using Out = std::vector<std::pair<std::string, A>>;
+    return detail::guard_io("SafetensorsFile::all", source_, [&]() -> Result<Out, IoError> {
+      Out out;
+      for (const SafetensorsInfo& info : header_.tensors) {
+        auto t = entry_any<A>(info);
+        if (!t) return t.error();
+        out.emplace_back(info.name, std::move(*t));
+      }
+      return out;
+    });
   }
 
  private:
