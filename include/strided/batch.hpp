@@ -279,19 +279,19 @@ Result<void, DataError> fill_batch_into(const BatchOp& op, std::span<const Tenso
   auto shape = batch_shape<T>(op, samples.size(), get);
   if (!shape) return std::move(shape).error();
   if (*shape != dst.shape())
-    return DataError::shape(ShapeError::broadcast_incompatible(op.name, *shape, dst.shape()));
+    return DataError::from_shape(ShapeError::broadcast_incompatible(op.name, *shape, dst.shape()));
   const auto out = byte_extent(dst.data(), dst.layout(), sizeof(T));
   for (const Tensor<T>& sample : samples)
     if (extents_overlap(byte_extent(sample.storage().get(), sample.layout(), sizeof(T)), out))
-      return DataError::shape(ShapeError::memory_overlap(op.name));
+      return DataError::from_shape(ShapeError::memory_overlap(op.name));
   std::size_t at = 0;  // index along the batched axis where the next sample starts
   for (const Tensor<T>& sample : samples) {
     const bool stacked = op.mode == BatchMode::stack;
     const std::size_t n = stacked ? 1 : sample.shape()[op.axis];
     auto slice = stacked ? dst.select(op.axis, at) : dst.narrow(op.axis, at, n);
-    if (!slice) return DataError::shape(std::move(slice).error().in(op.name));
+    if (!slice) return DataError::from_shape(std::move(slice).error().in(op.name));
     if (auto copied = sample.copy_to(*slice); !copied)
-      return DataError::shape(std::move(copied).error().in(op.name));
+      return DataError::from_shape(std::move(copied).error().in(op.name));
     at += n;
   }
   return {};
@@ -301,7 +301,7 @@ template <Element T>
 Result<void, DataError> run_batch_into(const BatchOp& op, std::span<const Tensor<T>> samples,
                                        const TensorSpan<T>& dst) {
   return guard_allocations([&] { return fill_batch_into(op, samples, dst); },
-                           [&] { return DataError::shape(ShapeError::out_of_memory(op.name)); });
+                           [&] { return DataError::from_shape(ShapeError::out_of_memory(op.name)); });
 }
 
 // run_batch_checked through guard_allocations: shapes of more than 8 axes and error contexts are
