@@ -20,6 +20,7 @@
 #include <strided/map.hpp>
 #include <strided/ranges.hpp>
 #include <strided/reduce.hpp>
+#include <strided/tensor_span.hpp>
 #include <utility>
 #include <vector>
 
@@ -137,14 +138,14 @@ Tensor<float> per_channel(const Channels& values, bool invert) {
   return Tensor<float>::from_vector(std::move(v), {1, kChannels, 1, 1}).value();
 }
 
-// One batch: `nchw` is a view of the loader's byte buffer, `x` the normalised floats.
+// One batch: `nchw` is a view of the loader's byte buffer, `x` of its float buffer.
 struct Batch {
   Bytes nchw;
   Tensor<float> x;
 };
 
-// A loader over a dataset tensor. Every batch lands in the same two buffers, allocated once, with
-// the loader: the samples' bytes and their labels.
+// A loader over a dataset tensor. Every batch lands in the same three buffers, allocated once,
+// with the loader: the samples' bytes, their labels and their normalised floats.
 struct DatasetLoader {
   Bytes images;          // [N, H, W, C]
   Labels labels;         // [N]: here sample n's label is n, to see which sample went where
@@ -153,6 +154,8 @@ struct DatasetLoader {
   std::shared_ptr<std::vector<std::uint8_t>> bytes =
       std::make_shared<std::vector<std::uint8_t>>(kBatch * kSampleBytes);
   std::vector<std::int64_t> batch_labels = std::vector<std::int64_t>(kBatch);
+  std::shared_ptr<std::vector<float>> floats =
+      std::make_shared<std::vector<float>>(kBatch * kSampleBytes);
 
   strided::Result<Batch> load(std::span<const std::int64_t> picks) {
     const std::size_t n = picks.size();
@@ -169,10 +172,16 @@ struct DatasetLoader {
                            strided::Layout::contiguous({n, kHeight, kWidth, kChannels}).value());
     auto nchw = nhwc ? nhwc->permute({0, 3, 1, 2}) : nhwc;
     if (!nchw) return std::move(nchw).error();
-    // [cast-step] The conversion to normalised floats, one pass over the view into a contiguous
-    // NCHW tensor. It allocates each batch's floats; with a caller's-buffer form (map_into or
-    // cast_into) it would write into a float buffer owned by the loader, as the gather above does.
-    auto x = strided::zip_with(normalise, *nchw, mean_f32, inv_std_f32);
+    // Normalise: one pass over the NCHW view of the bytes into the loader's float buffer, in
+    // NCHW order (zip_with_into: allocates no output; the mean and 1 / std broadcast per channel).
+    const std::span<float> out(floats->data(), n * kSampleBytes);
+    auto dst = strided::TensorSpan<float>::dense(out, nchw->shape());
+    if (!dst) return std::move(dst).error();
+    if (auto done = strided::zip_with_into(*dst, normalise, *nchw, mean_f32, inv_std_f32); !done)
+      return std::move(done).error();
+    auto x =
+        Tensor<float>::from_shared(std::shared_ptr<const float>(floats, floats->data()), out.size(),
+                                   strided::Layout::contiguous(nchw->shape()).value());
     if (!x) return std::move(x).error();
     return Batch{std::move(*nchw), std::move(*x)};
   }
