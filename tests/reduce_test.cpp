@@ -393,6 +393,58 @@ TEST_CASE("NaN propagates; argmin / argmax take the first NaN or the first extre
   CHECK(strided::argmax(h).value().get({}).value() == 1);
 }
 
+namespace {
+
+// The one-pass definition: the first NaN if any, else the first element equal to the extremum.
+template <class F, bool Max>
+std::int64_t naive_arg(const std::vector<F>& v) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    const bool better = Max ? v[i] > v[best] : v[i] < v[best];
+    if (better || (std::isnan(v[i]) && !std::isnan(v[best]))) best = i;
+  }
+  return static_cast<std::int64_t>(best);
+}
+
+// Values drawn from a few, so that ties across lanes and leaves are common; zeros of both signs;
+// NaNs in some arrays; lengths around the lane and leaf sizes.
+template <class F>
+void check_arg_against_naive(std::uint32_t seed) {
+  std::uint32_t state = seed;
+  const auto next = [&state] { return state = state * 1664525u + 1013904223u; };
+  const F pool[] = {F(-3),
+                    F(-0.0),
+                    F(0.0),
+                    F(1.5),
+                    F(2),
+                    F(7),
+                    F(7),
+                    std::numeric_limits<F>::infinity(),
+                    -std::numeric_limits<F>::infinity()};
+  for (int round = 0; round < 300; ++round) {
+    const std::size_t n = 1 + next() % 700;
+    std::vector<F> v(n);
+    for (F& x : v) x = pool[next() % std::size(pool)];
+    if (round % 3 == 0)
+      for (std::uint32_t k = next() % 3; k-- > 0;)
+        v[next() % n] = std::numeric_limits<F>::quiet_NaN();
+    const auto t = Tensor<F>::from_vector(v, {n}).value();
+    INFO("seed " << seed << " round " << round << " n " << n);
+    CHECK(strided::argmax(t).value().get({}).value() == naive_arg<F, true>(v));
+    CHECK(strided::argmin(t).value().get({}).value() == naive_arg<F, false>(v));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("argmin / argmax of contiguous runs equal the one-pass definition", "[reduce]") {
+  // Contiguous leaves take a lane-by-lane path: ties across lanes, NaNs and signed zeros must
+  // give the sequential loop's index.
+  check_arg_against_naive<float>(1);
+  check_arg_against_naive<float>(2);
+  check_arg_against_naive<double>(3);
+}
+
 TEST_CASE("reduction dtypes follow PyTorch (integer means follow NumPy)", "[reduce]") {
   STATIC_REQUIRE(std::is_same_v<strided::sum_type_t<bool>, std::int64_t>);
   STATIC_REQUIRE(std::is_same_v<strided::sum_type_t<std::uint8_t>, std::int64_t>);

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -134,11 +135,58 @@ struct ArgOp {
   }
   Acc leaf(const T* p, std::ptrdiff_t s, std::size_t n, std::size_t first) const noexcept {
     Acc best{static_cast<C>(p[0]), 0};
-    for (std::size_t i = 1; i < n; ++i) {
+    std::size_t i = 1;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (s == 1 && n >= lanes) {
+        best = dense_float_leaf(p, n);
+        i = n / lanes * lanes;
+      }
+    }
+    for (; i < n; ++i) {
       const C x = static_cast<C>(p[static_cast<std::ptrdiff_t>(i) * s]);
       if (replaces(best.value, x)) best = {x, static_cast<std::int64_t>(i)};
     }
     best.index += static_cast<std::int64_t>(first);
+    return best;
+  }
+  // The whole blocks of `lanes` floats of a contiguous leaf, lane by lane with bit-mask selects,
+  // which the compiler vectorises (the one-pass loop's branch per element, or a float select,
+  // stay scalar). Lane j keeps its best element's block and its first NaN's block; the lanes
+  // then combine, ties to the smaller index, to the one-pass loop's answer over those blocks.
+  static Acc dense_float_leaf(const T* p, std::size_t n) noexcept {
+    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    constexpr U none = ~U{0};
+    U ext[lanes], at[lanes], nan_at[lanes];
+    for (std::size_t j = 0; j != lanes; ++j) {
+      ext[j] = std::bit_cast<U>(p[j]);
+      at[j] = 0;
+      nan_at[j] = __builtin_isunordered(p[j], p[j]) ? 0 : none;
+    }
+    const std::size_t whole = n / lanes * lanes;
+    for (std::size_t i = lanes; i != whole; i += lanes)
+      for (std::size_t j = 0; j != lanes; ++j) {
+        const T x = p[i + j];
+        const T e = std::bit_cast<T>(ext[j]);
+        const U better =
+            U{0} - static_cast<U>(Max ? __builtin_isgreater(x, e) : __builtin_isless(x, e));
+        ext[j] = (std::bit_cast<U>(x) & better) | (ext[j] & ~better);
+        at[j] = (static_cast<U>(i) & better) | (at[j] & ~better);
+        const U first_nan = (U{0} - static_cast<U>(__builtin_isunordered(x, x))) &
+                            (U{0} - static_cast<U>(nan_at[j] == none));
+        nan_at[j] = (static_cast<U>(i) & first_nan) | (nan_at[j] & ~first_nan);
+      }
+    Acc best{std::bit_cast<T>(ext[0]), static_cast<std::int64_t>(at[0])};
+    std::int64_t nan_index = -1;
+    for (std::size_t j = 0; j != lanes; ++j) {
+      if (nan_at[j] != none) {
+        const auto k = static_cast<std::int64_t>(nan_at[j] + j);
+        if (nan_index < 0 || k < nan_index) nan_index = k;
+      }
+      const Acc lane{std::bit_cast<T>(ext[j]), static_cast<std::int64_t>(at[j] + j)};
+      const bool wins = Max ? lane.value > best.value : lane.value < best.value;
+      if (wins || (lane.value == best.value && lane.index < best.index)) best = lane;
+    }
+    if (nan_index >= 0) return {p[nan_index], nan_index};
     return best;
   }
   Acc first(T x, std::size_t i) const noexcept {
