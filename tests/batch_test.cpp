@@ -695,7 +695,7 @@ Destination<T> destination(const Shape& shape) {
   auto span = strided::TensorSpan<T>::dense(std::span<T>(memory.get(), len), big).value();
   span = span.permute(reversed).value();
   for (std::size_t k = 0; k < rank; ++k) span = span.narrow(k, 1, shape[k]).value();
-  if (rank > 0) span = span.flip({rank - 1}).value();
+  if (rank > 0) span = span.flip(rank - 1).value();
   return {std::move(memory), len, span};
 }
 

@@ -371,7 +371,7 @@ strided::TensorSpan<float> random_destination(std::mt19937& rng, std::vector<flo
       dst = dst.reshape(split).value().select(k + 1, 0).value();
     }
   for (std::size_t k = 0; k < rank; ++k)
-    if (rng() % 3 == 0) dst = dst.flip({k}).value();
+    if (rng() % 3 == 0) dst = dst.flip(k).value();
   return dst;
 }
 

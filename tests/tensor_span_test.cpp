@@ -264,7 +264,7 @@ TEST_CASE("copy_to and cast_into fill slot k of a [B, C, H, W] batch from an HWC
     std::vector<strided::f16> halves(b * c * h * w);
     const auto hslot =
         TensorSpan<strided::f16>::dense(halves, {b, c, h, w}).value().select(0, k).value();
-    REQUIRE(chw.cast_into(hslot.flip({1}).value()).has_value());
+    REQUIRE(chw.cast_into(hslot.flip(1).value()).has_value());
     const Tensor<strided::f16> reference = chw.flip(1).value().cast<strided::f16>().value();
     CHECK(std::memcmp(reference.as_slice()->data(), halves.data() + k * n, n * 2) == 0);
     std::vector<strided::bf16> brains(n);
@@ -332,7 +332,7 @@ TEST_CASE("writes whose destination overlaps the source are memory_overlap, noth
               ShapeErrorKind::memory_overlap, "copy_to: " + overlap);
   check_error(all.narrow(0, 0, 8).value().copy_to(std::span(memory).subspan(4, 8)),
               ShapeErrorKind::memory_overlap, "copy_to: " + overlap);
-  check_error(all.cast_into(dst.flip({0}).value()), ShapeErrorKind::memory_overlap,
+  check_error(all.cast_into(dst.flip(0).value()), ShapeErrorKind::memory_overlap,
               "cast_into: " + overlap);
   check_error(all.narrow(0, 0, 8).value().cast_into(std::span(memory).subspan(7, 8)),
               ShapeErrorKind::memory_overlap, "cast_into: " + overlap);
@@ -401,7 +401,7 @@ void check_cast_into(std::mt19937& rng, bool large) {
   auto dst = TensorSpan<To>::dense(std::span<To>(memory.get(), len), stored).value();
   for (std::size_t k = 0; k < rank; ++k) dst = dst.narrow(k, 1, stored[k] - 1).value();
   dst = dst.permute(inverse).value();
-  if (rng() % 2 == 0) dst = dst.flip({rng() % rank}).value();
+  if (rng() % 2 == 0) dst = dst.flip(rng() % rank).value();
   REQUIRE(dst.shape() == src.shape());
   INFO(strided::to_debug_string(src) << " into strides " << strided::to_string(dst.strides()));
   REQUIRE(src.cast_into(dst).has_value());
