@@ -300,8 +300,9 @@ Result<void, DataError> fill_batch_into(const BatchOp& op, std::span<const Tenso
 template <Element T>
 Result<void, DataError> run_batch_into(const BatchOp& op, std::span<const Tensor<T>> samples,
                                        const TensorSpan<T>& dst) {
-  return guard_allocations([&] { return fill_batch_into(op, samples, dst); },
-                           [&] { return DataError::from_shape(ShapeError::out_of_memory(op.name)); });
+  return guard_allocations(
+      [&] { return fill_batch_into(op, samples, dst); },
+      [&] { return DataError::from_shape(ShapeError::out_of_memory(op.name)); });
 }
 
 // run_batch_checked through guard_allocations: shapes of more than 8 axes and error contexts are
