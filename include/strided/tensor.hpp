@@ -457,9 +457,6 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
     });
   }
 
-  static detail::ByteExtent extent(const void* base, const Layout& layout, std::size_t size) {
-    return detail::byte_extent(base, layout, size);
-  }
   detail::ByteExtent extent(const Layout& layout) const {
     return detail::byte_extent(data_.get(), layout, sizeof(T));
   }
@@ -473,7 +470,8 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
       if (src.error().kind() == ShapeErrorKind::allocation_failed) return src.error().in(op);
       return ShapeError::broadcast_incompatible(op, shape(), dst.shape());
     }
-    if (detail::extents_overlap(extent(*src), extent(dst.data(), dst.layout(), sizeof(U))))
+    if (detail::extents_overlap(extent(*src),
+                                detail::byte_extent(dst.data(), dst.layout(), sizeof(U))))
       return ShapeError::memory_overlap(op);
     return src;
   }
