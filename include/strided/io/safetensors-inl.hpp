@@ -1,6 +1,7 @@
-// The JSON half of the safetensors reader and writer (declared in safetensors.hpp): the header's
-// parser and validation, and string escaping, the only code that needs nlohmann/json.hpp.
-// Included by safetensors.hpp, or compiled into libstrided (STRIDED_COMPILED_SAFETENSORS).
+// The non-template half of the safetensors reader and writer (declared in safetensors.hpp): the
+// header's parser and validation and the string escaping, the only code that needs
+// nlohmann/json.hpp, then opening a file, an entry's checks and the writers. Included by
+// safetensors.hpp, or compiled into libstrided (STRIDED_COMPILED_SAFETENSORS).
 #pragma once
 
 #include <cstddef>
@@ -272,5 +273,97 @@ STRIDED_SAFETENSORS_FUNC Result<std::vector<std::byte>, IoError> safetensors_pre
 }
 
 }  // namespace detail
+
+STRIDED_SAFETENSORS_FUNC Result<SafetensorsFile, IoError> SafetensorsFile::open(
+    const std::string& path) {
+  return detail::guard_io("SafetensorsFile::open", path, [&]() -> Result<SafetensorsFile, IoError> {
+    auto bytes = detail::map_file(path, "SafetensorsFile::open");
+    if (!bytes) return bytes.error();
+    return make(std::move(*bytes), path);
+  });
+}
+
+STRIDED_SAFETENSORS_FUNC Result<SafetensorsFile, IoError> SafetensorsFile::from_bytes(
+    std::span<const std::byte> bytes) {
+  return detail::guard_io(
+      "SafetensorsFile::from_bytes", "<memory>", [&]() -> Result<SafetensorsFile, IoError> {
+        auto copy = detail::copy_bytes(bytes, "SafetensorsFile::from_bytes", "<memory>");
+        if (!copy) return copy.error();
+        return make(std::move(*copy), "<memory>");
+      });
+}
+
+namespace detail {
+
+STRIDED_SAFETENSORS_FUNC Result<SafetensorsImage, IoError> safetensors_entry_image(
+    const SharedBytes& bytes, const SafetensorsHeader& header, const std::string& source,
+    std::string_view name, const SafetensorsTarget& target) {
+  const char* op = "SafetensorsFile::get";
+  const SafetensorsInfo* info = nullptr;
+  for (const SafetensorsInfo& t : header.tensors)
+    if (t.name == name) {
+      info = &t;
+      break;
+    }
+  if (info == nullptr)
+    return IoError(IoErrorKind::not_found, op, source,
+                   "no tensor named \"" + std::string(name) + "\"");
+  if (target.dtype.empty())
+    return IoError(
+        IoErrorKind::unsupported_dtype, op, source,
+        "element type " + std::string(target.element_name) + " has no safetensors dtype");
+  if (info->dtype != target.dtype)
+    return IoError(
+        IoErrorKind::dtype_mismatch, op, source,
+        "tensor \"" + info->name + "\" is " + info->dtype + ", not " + std::string(target.dtype));
+  const std::byte* data = bytes.data.get() + header.data_offset + info->begin;
+  const std::size_t size = info->end - info->begin;
+  if (target.is_bool && !valid_bool_bytes({data, size}))
+    return IoError(IoErrorKind::invalid_value, op, source,
+                   "tensor \"" + info->name + "\" has a BOOL byte that is neither 0 nor 1");
+  const std::size_t numel = size / target.size;
+  std::shared_ptr<const std::byte> elements;
+  if (reinterpret_cast<std::uintptr_t>(data) % target.align == 0) {
+    elements = std::shared_ptr<const std::byte>(bytes.data, data);
+  } else {
+    std::shared_ptr<std::byte> fresh = try_allocate_buffer<std::byte>(size);
+    if (fresh == nullptr)
+      return IoError::from_shape(ShapeError::allocation_failed(op, numel), source);
+    if (size != 0) std::memcpy(fresh.get(), data, size);
+    elements = std::move(fresh);
+  }
+  auto layout = Layout::contiguous(info->shape);
+  if (!layout) return IoError::from_shape(layout.error().in(op), source);
+  return SafetensorsImage{std::move(elements), numel, std::move(*layout)};
+}
+
+}  // namespace detail
+
+STRIDED_SAFETENSORS_FUNC Result<std::vector<std::byte>, IoError> save_safetensors_bytes(
+    const std::vector<SafetensorsEntry>& tensors,
+    const std::map<std::string, std::string>& metadata) {
+  return detail::guard_io(
+      "save_safetensors_bytes", "<memory>", [&]() -> Result<std::vector<std::byte>, IoError> {
+        std::vector<const SafetensorsEntry*> order;
+        auto out = detail::safetensors_prefix(tensors, metadata, order, "<memory>");
+        if (!out) return out;
+        for (const SafetensorsEntry* e : order)
+          out->insert(out->end(), e->bytes().begin(), e->bytes().end());
+        return out;
+      });
+}
+
+STRIDED_SAFETENSORS_FUNC Result<void, IoError> save_safetensors(
+    const std::string& path, const std::vector<SafetensorsEntry>& tensors,
+    const std::map<std::string, std::string>& metadata) {
+  return detail::guard_io("save_safetensors", path, [&]() -> Result<void, IoError> {
+    std::vector<const SafetensorsEntry*> order;
+    auto prefix = detail::safetensors_prefix(tensors, metadata, order, path);
+    if (!prefix) return prefix.error();
+    std::vector<std::span<const std::byte>> parts{std::span<const std::byte>(*prefix)};
+    for (const SafetensorsEntry* e : order) parts.push_back(e->bytes());
+    return detail::write_file(path, parts, "save_safetensors");
+  });
+}
 
 }  // namespace strided

@@ -98,29 +98,44 @@ struct SafetensorsHeader {
 STRIDED_SAFETENSORS_FUNC Result<SafetensorsHeader, IoError> parse_safetensors_header(
     std::span<const std::byte> file, const std::string& source = "<memory>");
 
+namespace detail {
+
+/// What SafetensorsFile::get<T> asks of an entry: T's safetensors dtype (empty when the format
+/// has none), T's name for messages, its size and alignment, and whether its bytes must be 0 or 1.
+struct SafetensorsTarget {
+  std::string_view dtype;
+  std::string_view element_name;
+  std::size_t size = 0;
+  std::size_t align = 0;
+  bool is_bool = false;
+};
+
+/// An entry's elements: aligned for the target (the mapping itself, or a copy), their count and
+/// their row-major layout. get<T> wraps them in a Tensor<T>.
+struct SafetensorsImage {
+  std::shared_ptr<const std::byte> data;
+  std::size_t numel = 0;
+  Layout layout;
+};
+
+/// SafetensorsFile::get<T>'s checks and bytes, the part that does not depend on T: the entry
+/// `name` of `header` (over `bytes`, from `source`) read as elements of `target`.
+STRIDED_SAFETENSORS_FUNC Result<SafetensorsImage, IoError> safetensors_entry_image(
+    const SharedBytes& bytes, const SafetensorsHeader& header, const std::string& source,
+    std::string_view name, const SafetensorsTarget& target);
+
+}  // namespace detail
+
 /// An open safetensors file (or image): its validated header and the bytes, shared with every
 /// tensor get() returns. Copies share the mapping.
 class SafetensorsFile {
  public:
   /// Maps `path` read-only and validates it.
-  static Result<SafetensorsFile, IoError> open(const std::string& path) {
-    return detail::guard_io("SafetensorsFile::open", path,
-                            [&]() -> Result<SafetensorsFile, IoError> {
-                              auto bytes = detail::map_file(path, "SafetensorsFile::open");
-                              if (!bytes) return bytes.error();
-                              return make(std::move(*bytes), path);
-                            });
-  }
+  STRIDED_SAFETENSORS_FUNC static Result<SafetensorsFile, IoError> open(const std::string& path);
 
   /// Validates an image held in memory; the bytes are copied into an aligned buffer.
-  static Result<SafetensorsFile, IoError> from_bytes(std::span<const std::byte> bytes) {
-    return detail::guard_io(
-        "SafetensorsFile::from_bytes", "<memory>", [&]() -> Result<SafetensorsFile, IoError> {
-          auto copy = detail::copy_bytes(bytes, "SafetensorsFile::from_bytes", "<memory>");
-          if (!copy) return copy.error();
-          return make(std::move(*copy), "<memory>");
-        });
-  }
+  STRIDED_SAFETENSORS_FUNC static Result<SafetensorsFile, IoError> from_bytes(
+      std::span<const std::byte> bytes);
 
   /// Tensor names in data order.
   std::vector<std::string> names() const {
@@ -147,42 +162,16 @@ class SafetensorsFile {
   template <Element T>
   Result<Tensor<T>, IoError> get(std::string_view name) const {
     return detail::guard_io("SafetensorsFile::get", source_, [&]() -> Result<Tensor<T>, IoError> {
-      const char* op = "SafetensorsFile::get";
-      const SafetensorsInfo* info = find(name);
-      if (info == nullptr)
-        return IoError(IoErrorKind::not_found, op, source_,
-                       "no tensor named \"" + std::string(name) + "\"");
-      constexpr std::string_view want = safetensors_dtype<T>();
-      if (want.empty())
-        return IoError(IoErrorKind::unsupported_dtype, op, source_,
-                       std::string("element type ") + std::string(element_traits<T>::name) +
-                           " has no safetensors dtype");
-      if (info->dtype != want)
-        return IoError(
-            IoErrorKind::dtype_mismatch, op, source_,
-            "tensor \"" + info->name + "\" is " + info->dtype + ", not " + std::string(want));
-      const std::byte* data = bytes_.data.get() + header_.data_offset + info->begin;
-      const std::size_t size = info->end - info->begin;
-      if constexpr (std::is_same_v<T, bool>) {
-        if (!detail::valid_bool_bytes({data, size}))
-          return IoError(IoErrorKind::invalid_value, op, source_,
-                         "tensor \"" + info->name + "\" has a BOOL byte that is neither 0 nor 1");
-      }
-      const std::size_t numel = size / sizeof(T);
-      std::shared_ptr<const T> buffer;
-      if (reinterpret_cast<std::uintptr_t>(data) % alignof(T) == 0) {
-        buffer = std::shared_ptr<const T>(bytes_.data, reinterpret_cast<const T*>(data));
-      } else {
-        std::shared_ptr<T> fresh = detail::try_allocate_buffer<T>(numel);
-        if (fresh == nullptr)
-          return IoError::from_shape(ShapeError::allocation_failed(op, numel), source_);
-        if (size != 0) std::memcpy(fresh.get(), data, size);
-        buffer = std::move(fresh);
-      }
-      auto layout = Layout::contiguous(info->shape);
-      if (!layout) return IoError::from_shape(layout.error().in(op), source_);
-      auto tensor = Tensor<T>::from_shared(std::move(buffer), numel, std::move(*layout));
-      if (!tensor) return IoError::from_shape(std::move(tensor).error().in(op), source_);
+      constexpr detail::SafetensorsTarget target{safetensors_dtype<T>(), element_traits<T>::name,
+                                                 sizeof(T), alignof(T), std::is_same_v<T, bool>};
+      auto image = detail::safetensors_entry_image(bytes_, header_, source_, name, target);
+      if (!image) return image.error();
+      const auto* elements = reinterpret_cast<const T*>(image->data.get());
+      std::shared_ptr<const T> buffer(std::move(image->data), elements);
+      auto tensor =
+          Tensor<T>::from_shared(std::move(buffer), image->numel, std::move(image->layout));
+      if (!tensor)
+        return IoError::from_shape(std::move(tensor).error().in("SafetensorsFile::get"), source_);
       return std::move(*tensor);
     });
   }
@@ -302,35 +291,16 @@ STRIDED_SAFETENSORS_FUNC Result<std::vector<std::byte>, IoError> safetensors_pre
 }  // namespace detail
 
 /// The safetensors image of `tensors` (names unique, not "__metadata__") and `metadata`.
-inline Result<std::vector<std::byte>, IoError> save_safetensors_bytes(
+STRIDED_SAFETENSORS_FUNC Result<std::vector<std::byte>, IoError> save_safetensors_bytes(
     const std::vector<SafetensorsEntry>& tensors,
-    const std::map<std::string, std::string>& metadata = {}) {
-  return detail::guard_io(
-      "save_safetensors_bytes", "<memory>", [&]() -> Result<std::vector<std::byte>, IoError> {
-        std::vector<const SafetensorsEntry*> order;
-        auto out = detail::safetensors_prefix(tensors, metadata, order, "<memory>");
-        if (!out) return out;
-        for (const SafetensorsEntry* e : order)
-          out->insert(out->end(), e->bytes().begin(), e->bytes().end());
-        return out;
-      });
-}
+    const std::map<std::string, std::string>& metadata = {});
 
 /// Writes `tensors` and `metadata` as a safetensors file at `path` (replacing it). The header is
 /// space-padded to a multiple of 8 bytes and tensors are ordered by element size, so every
 /// tensor of the written file is aligned for its type in a mapping.
-inline Result<void, IoError> save_safetensors(
+STRIDED_SAFETENSORS_FUNC Result<void, IoError> save_safetensors(
     const std::string& path, const std::vector<SafetensorsEntry>& tensors,
-    const std::map<std::string, std::string>& metadata = {}) {
-  return detail::guard_io("save_safetensors", path, [&]() -> Result<void, IoError> {
-    std::vector<const SafetensorsEntry*> order;
-    auto prefix = detail::safetensors_prefix(tensors, metadata, order, path);
-    if (!prefix) return prefix.error();
-    std::vector<std::span<const std::byte>> parts{std::span<const std::byte>(*prefix)};
-    for (const SafetensorsEntry* e : order) parts.push_back(e->bytes());
-    return detail::write_file(path, parts, "save_safetensors");
-  });
-}
+    const std::map<std::string, std::string>& metadata = {});
 
 }  // namespace strided
 
