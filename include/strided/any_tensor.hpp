@@ -59,6 +59,15 @@ inline constexpr auto lift_any =
 // body is instantiated for all 13 dtypes (169 casts) in every translation unit that includes this
 // header, called or not, a cost every includer's compile would pay.
 class AnyTensor : public ViewOps<AnyTensor>, public BroadcastOps<AnyTensor> {
+  // f(the held tensor) through visit_dtype's chain of comparisons. The non-template members use
+  // it rather than std::visit, whose dispatch tables every includer would otherwise build.
+  template <class F>
+  decltype(auto) on_held(F&& f) const {
+    return visit_dtype(dtype(), [&]<class T>(std::type_identity<T>) -> decltype(auto) {
+      return f(*std::get_if<Tensor<T>>(&v_));
+    });
+  }
+
  public:
   /// Holds `t` (no copy of its elements). Implicit, so that a Tensor<T> passes where an
   /// AnyTensor is expected.
@@ -95,7 +104,7 @@ class AnyTensor : public ViewOps<AnyTensor>, public BroadcastOps<AnyTensor> {
   /// The layout (shape(), strides(), offset(), rank(), numel(), empty(), is_contiguous():
   /// its parts; storage_len(): the buffer's length in elements).
   const Layout& layout() const noexcept {
-    return std::visit([](const auto& t) -> const Layout& { return t.layout(); }, v_);
+    return on_held([](const auto& t) -> const Layout& { return t.layout(); });
   }
   const Shape& shape() const noexcept { return layout().shape(); }
   const Strides& strides() const noexcept { return layout().strides(); }
@@ -105,11 +114,11 @@ class AnyTensor : public ViewOps<AnyTensor>, public BroadcastOps<AnyTensor> {
   bool empty() const noexcept { return layout().empty(); }
   bool is_contiguous() const noexcept { return layout().is_contiguous(); }
   std::size_t storage_len() const noexcept {
-    return std::visit([](const auto& t) { return t.storage_len(); }, v_);
+    return on_held([](const auto& t) { return t.storage_len(); });
   }
   /// The shared buffer, untyped (for interop; never written through).
   std::shared_ptr<const void> storage() const noexcept {
-    return std::visit([](const auto& t) { return std::shared_ptr<const void>(t.storage()); }, v_);
+    return on_held([](const auto& t) { return std::shared_ptr<const void>(t.storage()); });
   }
   /// True when both tensors view the same buffer.
   bool shares_storage_with(const AnyTensor& other) const noexcept {
