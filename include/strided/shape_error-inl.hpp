@@ -1,6 +1,6 @@
-// ShapeError's messages (declared in shape_error.hpp): built only when
-// an error is shown, so compiled once into libstrided in the compiled mode rather than in every
-// translation unit that can fail.
+// ShapeError's messages, built only when an error is shown, and its copies, moves and
+// destruction at run time (declared in shape_error.hpp): compiled once into libstrided in the
+// compiled mode rather than in every translation unit that can fail.
 #pragma once
 
 #include <algorithm>
@@ -33,5 +33,23 @@ namespace strided {
   });
   return std::move(m).take();
 }
+
+STRIDED_FUNC auto ShapeError::copied_details(const ShapeError& other) -> Details {
+  return visit_details(other, [](const auto& d) { return Details(d); });
+}
+
+STRIDED_FUNC auto ShapeError::moved_details(ShapeError& other) noexcept -> Details {
+  return visit_details(other, [](auto& d) { return Details(std::move(d)); });
+}
+
+STRIDED_FUNC void ShapeError::move_assign(ShapeError& other) noexcept {
+  destroy_details();
+  op_ = other.op_;
+  kind_ = other.kind_;
+  tag_ = other.tag_;
+  visit_details(other, [this](auto& d) { std::construct_at(&details_, std::move(d)); });
+}
+
+STRIDED_FUNC void ShapeError::destroy_details_out_of_line() noexcept { destroy_details(); }
 
 }  // namespace strided

@@ -161,6 +161,13 @@ class ShapeError {
   constexpr void destroy_details() noexcept {
     visit_details(*this, [](auto& d) { std::destroy_at(&d); });
   }
+  // The same at run time, out of line (in libstrided in the compiled mode): errors are moved
+  // and destroyed wherever a Result is, and the switch over every kind, inlined at each of those
+  // places, would cost every translation unit its compile time for code that rarely runs.
+  [[gnu::cold]] STRIDED_FUNC static Details copied_details(const ShapeError& other);
+  [[gnu::cold]] STRIDED_FUNC static Details moved_details(ShapeError& other) noexcept;
+  [[gnu::cold]] STRIDED_FUNC void move_assign(ShapeError& other) noexcept;
+  [[gnu::cold]] STRIDED_FUNC void destroy_details_out_of_line() noexcept;
 
  public:
   /// An error of `kind` raised by `op` (a string literal), without details.
@@ -181,18 +188,26 @@ class ShapeError {
       : op_(other.op_),
         kind_(other.kind_),
         tag_(other.tag_),
-        details_(visit_details(other, [](const auto& d) { return Details(d); })) {}
+        details_(std::is_constant_evaluated()
+                     ? visit_details(other, [](const auto& d) { return Details(d); })
+                     : copied_details(other)) {}
   constexpr ShapeError(ShapeError&& other) noexcept
       : op_(other.op_),
         kind_(other.kind_),
         tag_(other.tag_),
-        details_(visit_details(other, [](auto& d) { return Details(std::move(d)); })) {}
+        details_(std::is_constant_evaluated()
+                     ? visit_details(other, [](auto& d) { return Details(std::move(d)); })
+                     : moved_details(other)) {}
   constexpr ShapeError& operator=(const ShapeError& other) {
     if (this != &other) *this = ShapeError(other);
     return *this;
   }
   constexpr ShapeError& operator=(ShapeError&& other) noexcept {
     if (this == &other) return *this;
+    if (!std::is_constant_evaluated()) {
+      move_assign(other);
+      return *this;
+    }
     destroy_details();
     op_ = other.op_;
     kind_ = other.kind_;
@@ -200,7 +215,12 @@ class ShapeError {
     visit_details(other, [this](auto& d) { std::construct_at(&details_, std::move(d)); });
     return *this;
   }
-  constexpr ~ShapeError() { destroy_details(); }
+  constexpr ~ShapeError() {
+    if (std::is_constant_evaluated())
+      destroy_details();
+    else
+      destroy_details_out_of_line();
+  }
 
   ///@}
 
