@@ -155,11 +155,13 @@ void kernel_only(benchmark::State& state, std::size_t count, const Shape& shape)
   const auto samples = make_samples(count, shape);
   const strided::detail::BatchOp op{"kernel", Mode, 0};
   auto get = [&](std::size_t i) -> const Tensor<float>& { return samples[i]; };
-  const auto layout = strided::detail::batch_layout<float>(op, count, get).value();
+  const auto parts = strided::detail::batch_parts<float>(count, get);
+  const auto layout = strided::detail::batch_layout(op, parts).value();
   const auto out = strided::detail::allocate_buffer<float>(layout.numel());
-  strided::detail::fill_batch(op, count, get, layout, out.get());  // first touch
+  auto* bytes = reinterpret_cast<std::byte*>(out.get());
+  strided::detail::fill_batch(op, parts, layout, bytes, sizeof(float));  // first touch
   run_interleaved(state, samples, layout.numel(), [&] {
-    strided::detail::fill_batch(op, count, get, layout, out.get());
+    strided::detail::fill_batch(op, parts, layout, bytes, sizeof(float));
     benchmark::ClobberMemory();
     return true;
   });

@@ -276,7 +276,7 @@ Result<void, DataError> fill_batch_into(const BatchOp& op, std::span<const Tenso
                                         const TensorSpan<T>& dst) {
   if (auto checked = check_samples(op, samples); !checked) return std::move(checked).error();
   auto get = [&](std::size_t i) -> const Tensor<T>& { return samples[i]; };
-  auto shape = batch_shape<T>(op, samples.size(), get);
+  auto shape = batch_shape(op, batch_parts<T>(samples.size(), get));
   if (!shape) return std::move(shape).error();
   if (*shape != dst.shape())
     return DataError::from_shape(ShapeError::broadcast_incompatible(op.name, *shape, dst.shape()));
