@@ -500,7 +500,7 @@ class Layout {
   /// walk. False, with the layout unchanged, for anything else, which the general path handles.
   constexpr bool flatten_plain(std::size_t first, std::size_t last) noexcept;
   /// This layout, a copy of `from`, made from.unflatten(dim, sizes) when no axis, old or new,
-  /// has size 0 or 1 (at most one new size `infer`) and the new rank fits the vectors' capacity:
+  /// has size 0 or 1 (at most one new size `infer`) and the new rank is at most inline_rank:
   /// the split axis's stride times the sizes inside each new axis, which is what the reshape that
   /// unflatten is gives then, without building the new shape or an error. False for anything
   /// else; this layout is then left changed, for the caller to discard or restore. `sizes` must
@@ -534,7 +534,7 @@ class Layout {
   constexpr Result<void> reshape_general(const Shape& new_shape);
   /// This layout, a copy of `from`, made from.reshape(new_shape) in the common case: `from` is
   /// row-major and `new_shape` has its count. False for anything else (`infer`, another count,
-  /// an overflow, a layout that is not row-major, a new rank past the vectors' capacity); this
+  /// an overflow, a layout that is not row-major, a new rank past inline_rank); this
   /// layout is then left changed, for the caller to discard or restore. Cannot allocate.
   [[gnu::always_inline]] constexpr bool reshape_from(const Layout& from, const Shape& new_shape);
   /// reshape_exact_in_place of a layout that is not row-major, once the counts match.

@@ -54,7 +54,9 @@ constexpr Result<void> Layout::reshape_exact_in_place(const Shape& new_shape) {
 
 constexpr bool Layout::reshape_from(const Layout& from, const Shape& new_shape) {
   const std::size_t n = from.rank(), m = new_shape.size();
-  if (m > shape_.capacity() || m > strides_.capacity()) return false;
+  // Every vector holds inline_rank entries without allocating: a bound that, unlike this copy's
+  // capacities, is known without waiting for the copy's stores.
+  if (m > inline_rank) return false;
   // Row-major: each stride is the next axis's stride times its size, the last 1. Compared
   // modulo 2^64, which decides exactly: in a valid layout with elements each product is at
   // most its reach plus one stride, so none wraps; in one without, the count is 0 either way

@@ -277,7 +277,10 @@ constexpr Result<void> Layout::flatten_in_place(std::size_t first, std::size_t l
 constexpr bool Layout::unflatten_from(const Layout& from, std::size_t dim,
                                       const Shape& sizes) noexcept {
   const std::size_t n = from.rank(), parts = sizes.size(), m = n - 1 + parts;
-  if (dim >= n || parts == 0 || m > shape_.capacity() || m > strides_.capacity()) return false;
+  // Every vector holds inline_rank entries without allocating: a bound that, unlike this copy's
+  // capacities, is known without waiting for the copy's stores. Larger results take the general
+  // path.
+  if (dim >= n || parts == 0 || m > inline_rank) return false;
   // Read from `from`, not from this copy of it: the loads then need not wait for the copy's
   // stores. Through pointers: a store to a size could alias the vectors' own counts.
   const std::size_t *sizes_in = sizes.data(), *old_sizes = from.shape_.data();
@@ -333,7 +336,8 @@ constexpr bool Layout::unflatten_from(const Layout& from, std::size_t dim,
 }
 
 constexpr Result<void> Layout::unflatten_in_place(std::size_t dim, const Shape& sizes) {
-  if (&sizes != &shape_ && rank() + sizes.size() <= shape_.capacity() + 1 &&
+  // A result past inline_rank skips the quick path's copy: unflatten_from would decline it.
+  if (&sizes != &shape_ && rank() + sizes.size() <= inline_rank + 1 &&
       rebuilt([&](const Layout& old) { return unflatten_from(old, dim, sizes); }))
     return {};
   return detail::guard_allocations_cold("unflatten", [&]() -> Result<void> {
