@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <iterator>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <ranges>
 #include <sstream>
@@ -699,6 +700,59 @@ TEST_CASE("unflatten's quick path gives the reshape it is, or its error") {
         }
         REQUIRE(split.has_value() == reshaped.has_value());
         if (split) CHECK(*split == *reshaped);
+      });
+}
+
+TEST_CASE("unflatten built in the copy gives the general path's answer or error") {
+  // Up to inline_rank unflatten is built in the copy it returns (a layout's or a tensor's); past
+  // it, and for every split with a size 0 or 1 or an error, the general path checks and reshapes.
+  // Random splits, valid or not (two `infer`s, a zero, no sizes, a wrong product, an axis out of
+  // range), give the same view or the same error both ways, and a tensor over the layout gives
+  // the layout's answer, message included.
+  using strided_test::pick;
+  auto buffer = std::make_shared<const std::vector<float>>(4096, 0.0f);
+  const std::shared_ptr<const float> data(buffer, buffer->data());
+  strided_test::for_random_layouts(
+      4000, [&](const Layout& l, const Layout& deep, std::size_t added, strided_test::Rng& rng) {
+        const std::size_t dim = pick(rng, l.rank() + 1);  // rank() itself: out of range
+        const std::size_t size = dim < l.rank() ? l.shape()[dim] : 6;
+        Shape parts;
+        std::size_t rest = size;
+        for (std::size_t f = 2; f <= 4 && rest > 1; ++f)
+          while (rest % f == 0 && pick(rng, 2) == 0) {
+            parts.push_back(f);
+            rest /= f;
+          }
+        parts.push_back(rest);
+        switch (pick(rng, 8)) {
+          case 0:
+            parts[pick(rng, parts.size())] = infer;
+            break;
+          case 1:
+            parts.insert(pick(rng, parts.size() + 1), infer);
+            break;  // maybe a second
+          case 2:
+            parts[0] += 1;
+            break;  // a wrong product
+          case 3:
+            parts.insert(pick(rng, parts.size() + 1), pick(rng, 2));
+            break;  // a 0 or a 1
+          case 4:
+            parts.clear();
+            break;
+          default:
+            break;
+        }
+        CAPTURE(l.shape(), l.strides(), l.offset(), dim, parts);
+        const auto quick = l.unflatten(dim, parts);
+        strided_test::require_same_view(quick, deep.unflatten(dim + added, parts), added);
+        const auto t = Tensor<float>::from_shared(data, buffer->size(), l).value();
+        const auto view = t.unflatten(dim, parts);
+        REQUIRE(view.has_value() == quick.has_value());
+        if (quick)
+          CHECK(view->layout() == *quick);
+        else
+          CHECK(view.error().message() == quick.error().message());
       });
 }
 

@@ -268,7 +268,8 @@ class Layout {
   /// anything else (an error, more than inline_rank axes) takes the general path, which copies the
   /// holder again under the allocation guard and reports the error. An exception from H's copy
   /// constructor propagates (a `Tensor`'s copy throws none up to inline_rank axes). The layout's
-  /// own `permute`, `reshape`, `broadcast_to` and `diagonal` are these with itself as the holder.
+  /// own `permute`, `reshape`, `broadcast_to`, `unflatten` and `diagonal` are these with itself as
+  /// the holder.
   ///@{
   /// permute(perm) built inside a copy of `holder`.
   template <class H, class LayoutOf>
@@ -295,6 +296,15 @@ class Layout {
         "broadcast_to", holder, layout_of,
         [&](Layout& out, const Layout& from) { return out.broadcast_from(from, target); },
         [&](Layout& l) { return l.broadcast_to_in_place(target); });
+  }
+  /// unflatten(dim, sizes) built inside a copy of `holder`.
+  template <class H, class LayoutOf>
+  static constexpr Result<H> unflatten_of(const H& holder, LayoutOf&& layout_of, std::size_t dim,
+                                          const Shape& sizes) {
+    return detail::built_copy(
+        "unflatten", holder, layout_of,
+        [&](Layout& out, const Layout& from) { return out.unflatten_from(from, dim, sizes); },
+        [&](Layout& l) { return l.unflatten_in_place(dim, sizes); });
   }
   /// diagonal(offset, d0, d1) built inside a copy of `holder`.
   template <class H, class LayoutOf>
@@ -489,11 +499,14 @@ class Layout {
   /// no axis has size 0 or 1 (a reshape recomputes the strides of those), without the reshape's
   /// walk. False, with the layout unchanged, for anything else, which the general path handles.
   constexpr bool flatten_plain(std::size_t first, std::size_t last) noexcept;
-  /// unflatten_in_place when no axis, old or new, has size 0 or 1 (at most one new size
-  /// `infer`) and the new rank fits the vectors' capacity: the split axis's stride times the
-  /// sizes inside each new axis, which is what the reshape that unflatten is gives then, without
-  /// building the new shape or an error. False, with the layout unchanged, for anything else.
-  constexpr bool unflatten_plain(std::size_t dim, const Shape& sizes) noexcept;
+  /// This layout, a copy of `from`, made from.unflatten(dim, sizes) when no axis, old or new,
+  /// has size 0 or 1 (at most one new size `infer`) and the new rank is at most inline_rank:
+  /// the split axis's stride times the sizes inside each new axis, which is what the reshape that
+  /// unflatten is gives then, without building the new shape or an error. False for anything
+  /// else; this layout is then left changed, for the caller to discard or restore. `sizes` must
+  /// not be this layout's own shape.
+  [[gnu::always_inline]] constexpr bool unflatten_from(const Layout& from, std::size_t dim,
+                                                       const Shape& sizes) noexcept;
   /// unsqueeze_in_place when `dim` is in range and the new rank fits the vectors' capacity,
   /// without the guard the general path needs to grow them. False, unchanged, otherwise.
   constexpr bool unsqueeze_plain(std::size_t dim) noexcept;
@@ -521,7 +534,7 @@ class Layout {
   constexpr Result<void> reshape_general(const Shape& new_shape);
   /// This layout, a copy of `from`, made from.reshape(new_shape) in the common case: `from` is
   /// row-major and `new_shape` has its count. False for anything else (`infer`, another count,
-  /// an overflow, a layout that is not row-major, a new rank past the vectors' capacity); this
+  /// an overflow, a layout that is not row-major, a new rank past inline_rank); this
   /// layout is then left changed, for the caller to discard or restore. Cannot allocate.
   [[gnu::always_inline]] constexpr bool reshape_from(const Layout& from, const Shape& new_shape);
   /// reshape_exact_in_place of a layout that is not row-major, once the counts match.

@@ -54,7 +54,9 @@ constexpr Result<void> Layout::reshape_exact_in_place(const Shape& new_shape) {
 
 constexpr bool Layout::reshape_from(const Layout& from, const Shape& new_shape) {
   const std::size_t n = from.rank(), m = new_shape.size();
-  if (m > shape_.capacity() || m > strides_.capacity()) return false;
+  // Every vector holds inline_rank entries without allocating: a bound that, unlike this copy's
+  // capacities, is known without waiting for the copy's stores.
+  if (m > inline_rank) return false;
   // Row-major: each stride is the next axis's stride times its size, the last 1. Compared
   // modulo 2^64, which decides exactly: in a valid layout with elements each product is at
   // most its reach plus one stride, so none wraps; in one without, the count is 0 either way
@@ -70,23 +72,27 @@ constexpr bool Layout::reshape_from(const Layout& from, const Shape& new_shape) 
         return false;
     old_n = old_sizes[0] * static_cast<std::size_t>(old_steps[0]);
   }
-  strides_.resize(m);
+  // Written where they go, within the capacity: resize would zero the new strides first, and
+  // copying new_shape whole afterwards would store every size a second time.
+  shape_.resize_for_overwrite(m);
+  strides_.resize_for_overwrite(m);
+  std::size_t* sizes = shape_.data();
   std::ptrdiff_t* steps = strides_.data();
+  const std::size_t* to = new_shape.data();
   // The products are bounded (sizes_below_bits) by a check the chain of products does not wait
   // on, as it would on each one's overflow flag. Shapes past the bound (and infer) go to the
   // general path; so do ranks past 63, which the bound rejects, so none above max_rank gets
-  // through.
+  // through. Entry k is read before it is written, so new_shape may be this layout's own shape.
   std::size_t step = 1, any_bits = 0;
   for (std::size_t k = m; k-- > 0;) {
+    const std::size_t size = to[k];
+    sizes[k] = size;
     steps[k] = static_cast<std::ptrdiff_t>(step);
-    step *= new_shape[k];  // wraps only past the bound, when the result is not used
-    any_bits |= new_shape[k];
+    step *= size;  // wraps only past the bound, when the result is not used
+    any_bits |= size;
   }
-  if (!detail::sizes_below_bits(any_bits, m, std::numeric_limits<std::ptrdiff_t>::digits) ||
-      step != old_n)
-    return false;
-  shape_ = new_shape;
-  return true;
+  return detail::sizes_below_bits(any_bits, m, std::numeric_limits<std::ptrdiff_t>::digits) &&
+         step == old_n;
 }
 
 constexpr Result<void> Layout::reshape_general(const Shape& new_shape) {

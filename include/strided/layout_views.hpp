@@ -9,6 +9,7 @@
 #include "strided/detail/config.hpp"  // first: the C++20 check
 // clang-format on
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -110,7 +111,7 @@ constexpr Result<Layout> Layout::flatten(std::size_t first, std::size_t last) co
 }
 
 constexpr Result<Layout> Layout::unflatten(std::size_t dim, const Shape& sizes) const {
-  return derived("unflatten", [&](Layout& l) { return l.unflatten_in_place(dim, sizes); });
+  return unflatten_of(*this, itself, dim, sizes);
 }
 
 constexpr Result<Layout> Layout::movedim(std::size_t src, std::size_t dst) const {
@@ -273,42 +274,58 @@ constexpr Result<void> Layout::flatten_in_place(std::size_t first, std::size_t l
   });
 }
 
-constexpr bool Layout::unflatten_plain(std::size_t dim, const Shape& sizes) noexcept {
-  const std::size_t n = rank(), parts = sizes.size(), m = n - 1 + parts;
-  if (dim >= n || parts == 0 || m > shape_.capacity() || m > strides_.capacity()) return false;
-  // Through pointers: a store to a size could alias the vectors' own counts for the compiler.
-  const std::size_t* sizes_in = sizes.data();
-  const std::size_t* old_sizes = shape_.data();
-  bool plain = true, overflow = false;  // no branch per axis
-  for (std::size_t k = 0; k < n; ++k) plain &= old_sizes[k] > 1;
-  std::size_t known = 1, inferred = parts;  // the product of the sizes given; the infer entry
+constexpr bool Layout::unflatten_from(const Layout& from, std::size_t dim,
+                                      const Shape& sizes) noexcept {
+  const std::size_t n = from.rank(), parts = sizes.size(), m = n - 1 + parts;
+  // Every vector holds inline_rank entries without allocating: a bound that, unlike this copy's
+  // capacities, is known without waiting for the copy's stores. Larger results take the general
+  // path.
+  if (dim >= n || parts == 0 || m > inline_rank) return false;
+  // Read from `from`, not from this copy of it: the loads then need not wait for the copy's
+  // stores. Through pointers: a store to a size could alias the vectors' own counts.
+  const std::size_t *sizes_in = sizes.data(), *old_sizes = from.shape_.data();
+  const std::ptrdiff_t* old_steps = from.strides_.data();
+  std::size_t* out_sizes = shape_.data();
+  std::ptrdiff_t* out_steps = strides_.data();
+  // The smallest size, old or new, decides whether any is 0 or 1 (`infer`, the largest value,
+  // never is): a compare and a select per axis, no branch.
+  std::size_t known = 1, inferred = parts, smallest = infer;  // known: the sizes given's product
+  bool twice = false, overflow = false;
   for (std::size_t k = 0; k < parts; ++k) {
     const std::size_t size = sizes_in[k];
+    smallest = std::min(smallest, size);
     if (size == infer) {
-      plain &= inferred == parts;
+      twice |= inferred != parts;
       inferred = k;
       continue;
     }
-    plain &= size > 1;
     overflow |= __builtin_mul_overflow(known, size, &known);
   }
+  // One pass checks every old axis and moves those after dim out (the copy holds those before
+  // it already; dim's own entry is overwritten below). The index is not affine in k, so GCC
+  // keeps this a plain loop rather than a vector one behind a runtime overlap check.
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t to = k > dim ? k + parts - 1 : k;
+    smallest = std::min(smallest, old_sizes[k]);
+    out_sizes[to] = old_sizes[k];
+    out_steps[to] = old_steps[k];
+  }
+  const bool plain = smallest > 1 && !twice;
   if (!plain || overflow) return false;
   const std::size_t whole = old_sizes[dim];
   const bool infers = inferred != parts;
-  const std::size_t missing = infers ? whole / known : 1;  // known * missing <= whole
+  // A split by a power of two (the common case) shifts: a 64-bit division's latency would be on
+  // the path of every stride written after it. known * missing <= whole either way.
+  const bool shifts = (known & (known - 1)) == 0;
+  const std::size_t missing = !infers  ? 1
+                              : shifts ? whole >> __builtin_ctzll(known)
+                                       : whole / known;
   if (known * missing != whole || (infers && missing < 2)) return false;
-  const std::ptrdiff_t step = strides_[dim];
-  shape_.resize_for_overwrite(m);  // within the capacity; the new entries are written below
+  shape_.resize_for_overwrite(m);  // within the capacity; every new entry is written
   strides_.resize_for_overwrite(m);
-  std::size_t* out_sizes = shape_.data();
-  std::ptrdiff_t* out_steps = strides_.data();
-  for (std::size_t k = n; k-- > dim + 1;) {  // the axes after dim move out, the last first
-    out_sizes[k + parts - 1] = out_sizes[k];
-    out_steps[k + parts - 1] = out_steps[k];
-  }
   // Each stride is step times sizes whose product is below `whole`: the layout reaches
   // step * (whole - 1), so none overflows.
-  std::ptrdiff_t inner = step;
+  std::ptrdiff_t inner = old_steps[dim];
   for (std::size_t k = parts; k-- > 0;) {
     const std::size_t size = k == inferred ? missing : sizes_in[k];
     out_sizes[dim + k] = size;
@@ -319,8 +336,11 @@ constexpr bool Layout::unflatten_plain(std::size_t dim, const Shape& sizes) noex
 }
 
 constexpr Result<void> Layout::unflatten_in_place(std::size_t dim, const Shape& sizes) {
-  if (&sizes != &shape_ && unflatten_plain(dim, sizes)) return {};
-  return detail::guard_allocations("unflatten", [&]() -> Result<void> {
+  // A result past inline_rank skips the quick path's copy: unflatten_from would decline it.
+  if (&sizes != &shape_ && rank() + sizes.size() <= inline_rank + 1 &&
+      rebuilt([&](const Layout& old) { return unflatten_from(old, dim, sizes); }))
+    return {};
+  return detail::guard_allocations_cold("unflatten", [&]() -> Result<void> {
     if (dim >= rank()) return ShapeError::axis_out_of_range("unflatten", dim, shape_);
     if (sizes.empty()) return ShapeError::invalid_argument("unflatten", "sizes must not be empty");
     if (rank() - 1 + sizes.size() > max_rank)

@@ -139,9 +139,10 @@ class ViewOps {
   }
   /// Splits axis `dim` into `sizes` (one may be `strided::infer`).
   Result<Derived> unflatten(std::size_t dim, const Shape& sizes) const {
-    return built(
-        "unflatten", [&](Layout& l) { return l.unflatten_plain(dim, sizes); },
-        [&](Layout& l) { return l.unflatten_in_place(dim, sizes); });
+    if constexpr (builds_in_copy())
+      return Layout::unflatten_of(self(), Derived::layout_of, dim, sizes);
+    else
+      return changed("unflatten", [&](Layout& l) { return l.unflatten_in_place(dim, sizes); });
   }
   /// Moves axis `src` to position `dst`, keeping the order of the others.
   Result<Derived> movedim(std::size_t src, std::size_t dst) const {
