@@ -59,13 +59,17 @@ inline constexpr auto lift_any =
 // body is instantiated for all 13 dtypes (169 casts) in every translation unit that includes this
 // header, called or not, a cost every includer's compile would pay.
 class AnyTensor : public ViewOps<AnyTensor>, public BroadcastOps<AnyTensor> {
-  // f(the held tensor) through visit_dtype's chain of comparisons. The non-template members use
-  // it rather than std::visit, whose dispatch tables every includer would otherwise build.
+  // f(the held tensor) for the non-template members: a fold over the alternatives, which costs
+  // every includer's compile less than std::visit's dispatch tables or visit_dtype's lambdas.
+  // f returns a pointer or a value (never void).
   template <class F>
-  decltype(auto) on_held(F&& f) const {
-    return visit_dtype(dtype(), [&]<class T>(std::type_identity<T>) -> decltype(auto) {
-      return f(*std::get_if<Tensor<T>>(&v_));
-    });
+  auto on_held(F f) const noexcept {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      decltype(f(*std::get_if<0>(&v_))) out{};
+      (void)((v_.index() == I && (out = f(*std::get_if<I>(&v_)), true)) || ...);
+      return out;
+    }
+    (std::make_index_sequence<std::variant_size_v<Variant>>{});
   }
 
  public:
@@ -104,7 +108,7 @@ class AnyTensor : public ViewOps<AnyTensor>, public BroadcastOps<AnyTensor> {
   /// The layout (shape(), strides(), offset(), rank(), numel(), empty(), is_contiguous():
   /// its parts; storage_len(): the buffer's length in elements).
   const Layout& layout() const noexcept {
-    return on_held([](const auto& t) -> const Layout& { return t.layout(); });
+    return *on_held([](const auto& t) { return &t.layout(); });
   }
   const Shape& shape() const noexcept { return layout().shape(); }
   const Strides& strides() const noexcept { return layout().strides(); }
