@@ -664,6 +664,23 @@ TEST_CASE("diagonal's quick path gives the general path's answer or error") {
   });
 }
 
+namespace {
+
+// `size` as a product of random factors of 2, 3 and 4 and what is left (an unflatten's sizes).
+Shape random_split(strided_test::Rng& rng, std::size_t size) {
+  Shape parts;
+  std::size_t rest = size;
+  for (std::size_t f = 2; f <= 4 && rest > 1; ++f)
+    while (rest % f == 0 && strided_test::pick(rng, 2) == 0) {
+      parts.push_back(f);
+      rest /= f;
+    }
+  parts.push_back(rest);
+  return parts;
+}
+
+}  // namespace
+
 TEST_CASE("unflatten's quick path gives the reshape it is, or its error") {
   // unflatten splits one axis; without axes of size 0 or 1 it writes the strides itself, which
   // must be what reshape_exact (an independent path) gives for the same new shape. Random
@@ -673,14 +690,7 @@ TEST_CASE("unflatten's quick path gives the reshape it is, or its error") {
       4000, [](const Layout& l, const Layout&, std::size_t, strided_test::Rng& rng) {
         if (l.rank() == 0) return;
         const std::size_t dim = pick(rng, l.rank()), size = l.shape()[dim];
-        Shape parts;
-        std::size_t rest = size;
-        for (std::size_t f = 2; f <= 4 && rest > 1; ++f)
-          while (rest % f == 0 && pick(rng, 2) == 0) {
-            parts.push_back(f);
-            rest /= f;
-          }
-        parts.push_back(rest);
+        Shape parts = random_split(rng, size);
         if (pick(rng, 6) == 0) parts.push_back(1);
         const bool mismatch = pick(rng, 8) == 0;
         if (mismatch) parts[0] += 1;  // a product that does not match
@@ -716,14 +726,7 @@ TEST_CASE("unflatten built in the copy gives the general path's answer or error"
       4000, [&](const Layout& l, const Layout& deep, std::size_t added, strided_test::Rng& rng) {
         const std::size_t dim = pick(rng, l.rank() + 1);  // rank() itself: out of range
         const std::size_t size = dim < l.rank() ? l.shape()[dim] : 6;
-        Shape parts;
-        std::size_t rest = size;
-        for (std::size_t f = 2; f <= 4 && rest > 1; ++f)
-          while (rest % f == 0 && pick(rng, 2) == 0) {
-            parts.push_back(f);
-            rest /= f;
-          }
-        parts.push_back(rest);
+        Shape parts = random_split(rng, size);
         switch (pick(rng, 8)) {
           case 0:
             parts[pick(rng, parts.size())] = infer;
