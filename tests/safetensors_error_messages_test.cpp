@@ -16,6 +16,22 @@ using namespace strided;
 
 namespace {
 
+// An element type of the user's, which no safetensors dtype names.
+struct Cents {
+  std::int64_t value;
+};
+
+}  // namespace
+
+template <>
+struct strided::element_traits<Cents> {
+  static constexpr std::string_view name = "cents";
+  static constexpr Cents zero() noexcept { return Cents{0}; }
+  static constexpr Cents one() noexcept { return Cents{100}; }
+};
+
+namespace {
+
 std::vector<std::byte> bytes(const std::string& s) {
   std::vector<std::byte> out;
   for (char c : s) out.push_back(static_cast<std::byte>(c));
@@ -36,10 +52,15 @@ std::vector<std::byte> npy(const std::string& dict, const std::string& data) {
 }
 
 // A safetensors image: 8-byte little-endian header size, the JSON header, the data section.
-std::vector<std::byte> safetensors(const std::string& json, std::size_t data_bytes) {
+std::vector<std::byte> safetensors_with(const std::string& json, const std::string& data) {
   std::string out;
   for (int i = 0; i < 8; ++i) out += static_cast<char>((json.size() >> (8 * i)) & 0xff);
-  return bytes(out + json + std::string(data_bytes, '\0'));
+  return bytes(out + json + data);
+}
+
+// The same with `data_bytes` zero bytes of data.
+std::vector<std::byte> safetensors(const std::string& json, std::size_t data_bytes) {
+  return safetensors_with(json, std::string(data_bytes, '\0'));
 }
 
 template <class R>
@@ -118,6 +139,22 @@ TEST_CASE("io error messages (quoted in docs/errors.md)") {
                         .value();
   CHECK(message_of(file.get<float>("bias"), K::not_found) ==
         "SafetensorsFile::get: <memory>: no tensor named \"bias\"");
+  CHECK(message_of(file.get<std::int32_t>("w"), K::dtype_mismatch) ==
+        "SafetensorsFile::get: <memory>: tensor \"w\" is F32, not I32");
+  CHECK(message_of(file.get<Cents>("w"), K::unsupported_dtype) ==
+        "SafetensorsFile::get: <memory>: element type cents has no safetensors dtype");
+  const auto flags =
+      SafetensorsFile::from_bytes(
+          safetensors(R"({"f":{"dtype":"BOOL","shape":[2],"data_offsets":[0,2]}})", 2))
+          .value();
+  CHECK(flags.get<bool>("f").has_value());
+  const auto bad_flags =
+      SafetensorsFile::from_bytes(
+          safetensors_with(R"({"f":{"dtype":"BOOL","shape":[2],"data_offsets":[0,2]}})",
+                           std::string("\x01\x02", 2)))
+          .value();
+  CHECK(message_of(bad_flags.get<bool>("f"), K::invalid_value) ==
+        "SafetensorsFile::get: <memory>: tensor \"f\" has a BOOL byte that is neither 0 nor 1");
   const std::string huge_dict =
       "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }";
   const auto huge = load_npy_bytes<float>(npy(huge_dict, ""));

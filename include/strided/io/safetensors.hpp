@@ -162,8 +162,8 @@ class SafetensorsFile {
   template <Element T>
   Result<Tensor<T>, IoError> get(std::string_view name) const {
     return detail::guard_io("SafetensorsFile::get", source_, [&]() -> Result<Tensor<T>, IoError> {
-      constexpr detail::SafetensorsTarget target{safetensors_dtype<T>(), element_traits<T>::name,
-                                                 sizeof(T), alignof(T), std::is_same_v<T, bool>};
+      const detail::SafetensorsTarget target{safetensors_dtype<T>(), element_traits<T>::name,
+                                             sizeof(T), alignof(T), std::is_same_v<T, bool>};
       auto image = detail::safetensors_entry_image(bytes_, header_, source_, name, target);
       if (!image) return image.error();
       const auto* elements = reinterpret_cast<const T*>(image->data.get());
