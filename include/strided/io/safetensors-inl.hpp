@@ -296,15 +296,9 @@ STRIDED_SAFETENSORS_FUNC Result<SafetensorsFile, IoError> SafetensorsFile::from_
 namespace detail {
 
 STRIDED_SAFETENSORS_FUNC Result<SafetensorsImage, IoError> safetensors_entry_image(
-    const SharedBytes& bytes, const SafetensorsHeader& header, const std::string& source,
-    std::string_view name, const SafetensorsTarget& target) {
+    const SharedBytes& bytes, std::size_t data_offset, const std::string& source,
+    std::string_view name, const SafetensorsInfo* info, const SafetensorsTarget& target) {
   const char* op = "SafetensorsFile::get";
-  const SafetensorsInfo* info = nullptr;
-  for (const SafetensorsInfo& t : header.tensors)
-    if (t.name == name) {
-      info = &t;
-      break;
-    }
   if (info == nullptr)
     return IoError(IoErrorKind::not_found, op, source,
                    "no tensor named \"" + std::string(name) + "\"");
@@ -316,7 +310,7 @@ STRIDED_SAFETENSORS_FUNC Result<SafetensorsImage, IoError> safetensors_entry_ima
     return IoError(
         IoErrorKind::dtype_mismatch, op, source,
         "tensor \"" + info->name + "\" is " + info->dtype + ", not " + std::string(target.dtype));
-  const std::byte* data = bytes.data.get() + header.data_offset + info->begin;
+  const std::byte* data = bytes.data.get() + data_offset + info->begin;
   const std::size_t size = info->end - info->begin;
   if (target.is_bool && !valid_bool_bytes({data, size}))
     return IoError(IoErrorKind::invalid_value, op, source,

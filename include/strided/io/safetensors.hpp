@@ -118,11 +118,12 @@ struct SafetensorsImage {
   Layout layout;
 };
 
-/// SafetensorsFile::get<T>'s checks and bytes, the part that does not depend on T: the entry
-/// `name` of `header` (over `bytes`, from `source`) read as elements of `target`.
+/// SafetensorsFile::get<T>'s checks and bytes, the part that does not depend on T: `info`, the
+/// entry `name` (null when the file has none: not_found), read as elements of `target` from
+/// `bytes`, whose data section starts at `data_offset`; `source` names the file in errors.
 STRIDED_SAFETENSORS_FUNC Result<SafetensorsImage, IoError> safetensors_entry_image(
-    const SharedBytes& bytes, const SafetensorsHeader& header, const std::string& source,
-    std::string_view name, const SafetensorsTarget& target);
+    const SharedBytes& bytes, std::size_t data_offset, const std::string& source,
+    std::string_view name, const SafetensorsInfo* info, const SafetensorsTarget& target);
 
 }  // namespace detail
 
@@ -164,7 +165,8 @@ class SafetensorsFile {
     return detail::guard_io("SafetensorsFile::get", source_, [&]() -> Result<Tensor<T>, IoError> {
       const detail::SafetensorsTarget target{safetensors_dtype<T>(), element_traits<T>::name,
                                              sizeof(T), alignof(T), std::is_same_v<T, bool>};
-      auto image = detail::safetensors_entry_image(bytes_, header_, source_, name, target);
+      auto image = detail::safetensors_entry_image(bytes_, header_.data_offset, source_, name,
+                                                   find(name), target);
       if (!image) return image.error();
       const auto* elements = reinterpret_cast<const T*>(image->data.get());
       std::shared_ptr<const T> buffer(std::move(image->data), elements);
