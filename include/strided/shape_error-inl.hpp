@@ -34,20 +34,16 @@ namespace strided {
   return std::move(m).take();
 }
 
-STRIDED_FUNC auto ShapeError::copied_details(const ShapeError& other) -> Details {
-  return visit_details(other, [](const auto& d) { return Details(d); });
+STRIDED_FUNC auto ShapeError::copy_of_out_of_line(const ShapeError& other) -> Details {
+  return copy_of(other);
 }
 
-STRIDED_FUNC auto ShapeError::moved_details(ShapeError& other) noexcept -> Details {
-  return visit_details(other, [](auto& d) { return Details(std::move(d)); });
+STRIDED_FUNC auto ShapeError::move_of_out_of_line(ShapeError& other) noexcept -> Details {
+  return move_of(other);
 }
 
-STRIDED_FUNC void ShapeError::move_assign(ShapeError& other) noexcept {
-  destroy_details();
-  op_ = other.op_;
-  kind_ = other.kind_;
-  tag_ = other.tag_;
-  visit_details(other, [this](auto& d) { std::construct_at(&details_, std::move(d)); });
+STRIDED_FUNC void ShapeError::move_assign_out_of_line(ShapeError& other) noexcept {
+  move_assign(other);
 }
 
 STRIDED_FUNC void ShapeError::destroy_details_out_of_line() noexcept { destroy_details(); }

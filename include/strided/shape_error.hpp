@@ -161,12 +161,25 @@ class ShapeError {
   constexpr void destroy_details() noexcept {
     visit_details(*this, [](auto& d) { std::destroy_at(&d); });
   }
+  static constexpr Details copy_of(const ShapeError& other) {
+    return visit_details(other, [](const auto& d) { return Details(d); });
+  }
+  static constexpr Details move_of(ShapeError& other) noexcept {
+    return visit_details(other, [](auto& d) { return Details(std::move(d)); });
+  }
+  constexpr void move_assign(ShapeError& other) noexcept {
+    destroy_details();
+    op_ = other.op_;
+    kind_ = other.kind_;
+    tag_ = other.tag_;
+    visit_details(other, [this](auto& d) { std::construct_at(&details_, std::move(d)); });
+  }
   // The same at run time, out of line (in libstrided in the compiled mode): errors are moved
   // and destroyed wherever a Result is, and the switch over every kind, inlined at each of those
   // places, would cost every translation unit its compile time for code that rarely runs.
-  [[gnu::cold]] STRIDED_FUNC static Details copied_details(const ShapeError& other);
-  [[gnu::cold]] STRIDED_FUNC static Details moved_details(ShapeError& other) noexcept;
-  [[gnu::cold]] STRIDED_FUNC void move_assign(ShapeError& other) noexcept;
+  [[gnu::cold]] STRIDED_FUNC static Details copy_of_out_of_line(const ShapeError& other);
+  [[gnu::cold]] STRIDED_FUNC static Details move_of_out_of_line(ShapeError& other) noexcept;
+  [[gnu::cold]] STRIDED_FUNC void move_assign_out_of_line(ShapeError& other) noexcept;
   [[gnu::cold]] STRIDED_FUNC void destroy_details_out_of_line() noexcept;
 
  public:
@@ -188,31 +201,22 @@ class ShapeError {
       : op_(other.op_),
         kind_(other.kind_),
         tag_(other.tag_),
-        details_(std::is_constant_evaluated()
-                     ? visit_details(other, [](const auto& d) { return Details(d); })
-                     : copied_details(other)) {}
+        details_(std::is_constant_evaluated() ? copy_of(other) : copy_of_out_of_line(other)) {}
   constexpr ShapeError(ShapeError&& other) noexcept
       : op_(other.op_),
         kind_(other.kind_),
         tag_(other.tag_),
-        details_(std::is_constant_evaluated()
-                     ? visit_details(other, [](auto& d) { return Details(std::move(d)); })
-                     : moved_details(other)) {}
+        details_(std::is_constant_evaluated() ? move_of(other) : move_of_out_of_line(other)) {}
   constexpr ShapeError& operator=(const ShapeError& other) {
     if (this != &other) *this = ShapeError(other);
     return *this;
   }
   constexpr ShapeError& operator=(ShapeError&& other) noexcept {
     if (this == &other) return *this;
-    if (!std::is_constant_evaluated()) {
+    if (std::is_constant_evaluated())
       move_assign(other);
-      return *this;
-    }
-    destroy_details();
-    op_ = other.op_;
-    kind_ = other.kind_;
-    tag_ = other.tag_;
-    visit_details(other, [this](auto& d) { std::construct_at(&details_, std::move(d)); });
+    else
+      move_assign_out_of_line(other);
     return *this;
   }
   constexpr ~ShapeError() {
