@@ -20,6 +20,7 @@
 #include "strided/detail/allocation_guard.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/gather.hpp"
+#include "strided/detail/row_major.hpp"
 #include "strided/element.hpp"
 #include "strided/error.hpp"
 #include "strided/layout.hpp"
@@ -44,7 +45,7 @@ Result<Layout> gather_layout(const char* op, const Tensor<T>& t, std::size_t axi
       return ShapeError::index_out_of_range(op, axis, static_cast<std::size_t>(i), t.shape());
   Shape shape = t.shape();
   shape[axis] = indices.size();
-  return Layout::contiguous(shape);
+  return detail::row_major_layout(shape);
 }
 
 template <Element T>

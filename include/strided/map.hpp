@@ -19,6 +19,7 @@
 
 #include "strided/detail/allocation_guard.hpp"
 #include "strided/detail/buffer.hpp"
+#include "strided/detail/row_major.hpp"
 #include "strided/detail/zip.hpp"
 #include "strided/element.hpp"
 #include "strided/error.hpp"
@@ -36,40 +37,15 @@ using zip_result_t = std::remove_cvref_t<std::invoke_result_t<F&, const T&...>>;
 
 namespace detail {
 
-/// NumPy's common shape of every input, or broadcast_incompatible naming the common shape of the
-/// inputs before the first one that does not fit, and that input's shape.
-template <class... T>
-Result<Shape> common_shape(const char* op, const Tensor<T>&... in) {
-  Result<Shape> common = Shape{};
-  auto fold = [&](const Shape& next) {
-    if (!common) return;
-    auto joined = broadcast_shape(*common, next);
-    if (!joined && joined.error().kind() == ShapeErrorKind::broadcast_incompatible)
-      common = ShapeError::broadcast_incompatible(op, *common, next);
-    else if (!joined)
-      common = joined.error().in(op);
-    else
-      common = std::move(*joined);
-  };
-  (fold(in.shape()), ...);
-  return common;
-}
-
 template <class R, class F, class... T>
 Result<Tensor<R>> zip_apply(const char* op, F& f, const Tensor<T>&... in) {
   static_assert(sizeof...(T) <= zip::max_inputs,
                 "zip_with takes at most 8 inputs: nest the calls for more");
   return guard_allocations(op, [&]() -> Result<Tensor<R>> {
-    auto shape = common_shape(op, in...);
-    if (!shape) return shape.error();
-    auto layout = Layout::contiguous(*shape);
-    if (!layout) return std::move(layout).error();
+    const std::array<const Layout*, sizeof...(T)> layouts{&in.layout()...};
     std::array<Layout, sizeof...(T)> views{};
-    std::size_t i = 0;
-    for (Result<Layout> v : {in.layout().broadcast_to(*shape)...}) {
-      if (!v) return std::move(v).error();
-      views[i++] = std::move(*v);
-    }
+    auto layout = broadcast_to_common(op, layouts, views);
+    if (!layout) return std::move(layout).error();
     const std::size_t n = layout->numel();
     auto out = try_allocate_buffer<R>(n);
     if (out == nullptr) return ShapeError::allocation_failed(op, n);
@@ -78,7 +54,7 @@ Result<Tensor<R>> zip_apply(const char* op, F& f, const Tensor<T>&... in) {
       const std::array<zip::Input, sizeof...(T)> inputs{
           zip::Input{reinterpret_cast<const std::byte*>(in.storage().get() + views[k].offset()),
                      views[k].strides().data(), sizeof(T), views[k++].is_contiguous()}...};
-      const zip::Job job{shape->span(),
+      const zip::Job job{layout->shape().span(),
                          inputs.data(),
                          reinterpret_cast<std::byte*>(out.get()),
                          sizeof(R),

@@ -23,6 +23,7 @@
 #include "strided/detail/cast.hpp"
 #include "strided/detail/cast_strided.hpp"
 #include "strided/detail/copy/copy.hpp"
+#include "strided/detail/row_major.hpp"
 #include "strided/detail/walk.hpp"
 #include "strided/element.hpp"
 #include "strided/error.hpp"
@@ -93,36 +94,35 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
 
   /// Adopts `data` (no copy) as a row-major tensor of `shape`.
   static Result<Tensor> from_vector(std::vector<T> data, const Shape& shape) {
-    return detail::guard_allocations("from_vector", [&]() -> Result<Tensor> {
-      auto layout = checked_layout("from_vector", shape, data.size());
-      if (!layout) return layout.error();
-      if constexpr (std::is_same_v<T, bool>) {  // vector<bool> is packed: copy it out
-        auto buffer = detail::try_allocate_buffer<T>(data.size());
-        if (buffer == nullptr) return ShapeError::allocation_failed("from_vector", data.size());
-        std::copy(data.begin(), data.end(), buffer.get());
-        return Tensor(std::move(buffer), data.size(), std::move(*layout));
-      } else {
-        const std::size_t len = data.size();
-        std::shared_ptr<std::vector<T>> owner;
+    // Nothing below throws but make_shared, whose std::bad_alloc is caught here: no guard needed.
+    auto layout = detail::row_major_layout_for("from_vector", shape, data.size());
+    if (!layout) return std::move(layout).error();
+    const std::size_t len = data.size();
+    if constexpr (std::is_same_v<T, bool>) {  // vector<bool> is packed: copy it out
+      auto buffer = detail::try_allocate_buffer<T>(len);
+      if (buffer == nullptr) return ShapeError::allocation_failed("from_vector", len);
+      std::copy(data.begin(), data.end(), buffer.get());
+      return Tensor(std::move(buffer), len, std::move(*layout));
+    } else {
+      std::shared_ptr<std::vector<T>> owner;
 #if defined(__cpp_exceptions)
-        try {
-          owner = std::make_shared<std::vector<T>>(std::move(data));
-        } catch (const std::bad_alloc&) {
-          return ShapeError::allocation_failed("from_vector", len);
-        }
-#else
+      try {
         owner = std::make_shared<std::vector<T>>(std::move(data));
-#endif
-        std::shared_ptr<const T> view(owner, owner->data());  // aliasing: owns the vector
-        return Tensor(std::move(view), len, std::move(*layout));
+      } catch (const std::bad_alloc&) {
+        return ShapeError::allocation_failed("from_vector", len);
       }
-    });
+#else
+      owner = std::make_shared<std::vector<T>>(std::move(data));
+#endif
+      std::shared_ptr<const T> view(owner, owner->data());  // aliasing: owns the vector
+      return Tensor(std::move(view), len, std::move(*layout));
+    }
   }
 
   /// Copies `data` into a new row-major tensor of `shape`.
   static Result<Tensor> from_slice(std::span<const T> data, const Shape& shape) {
     return detail::guard_allocations("from_slice", [&]() -> Result<Tensor> {
-      auto layout = checked_layout("from_slice", shape, data.size());
+      auto layout = detail::row_major_layout_for("from_slice", shape, data.size());
       if (!layout) return layout.error();
       auto made = allocate("from_slice", std::move(*layout));
       if (made && !data.empty()) std::memcpy(made->mutable_data(), data.data(), data.size_bytes());
@@ -157,12 +157,9 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
   /// Wraps external memory: `len` elements at `data`, seen through `layout`. The layout must stay
   /// inside the buffer (storage_out_of_bounds otherwise). `data` is kept alive by the tensor.
   static Result<Tensor> from_shared(std::shared_ptr<const T> data, std::size_t len, Layout layout) {
-    return detail::guard_allocations("from_shared", [&]() -> Result<Tensor> {
-      if (data == nullptr && len != 0)
-        return ShapeError::invalid_argument("from_shared", "null buffer with a non-zero length");
-      if (auto fits = layout.check_storage(len, "from_shared"); !fits) return fits.error();
-      return Tensor(std::move(data), len, std::move(layout));
-    });
+    auto fits = detail::check_buffer("from_shared", data == nullptr, len, layout);
+    if (!fits) return std::move(fits).error();
+    return Tensor(std::move(data), len, std::move(layout));
   }
 
   // ----- structure ----------------------------------------------------------------------------
@@ -264,7 +261,7 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
     const std::size_t n = numel();
     auto buffer = detail::allocate_buffer<T>(n);
     copy_into(buffer.get());
-    return Tensor(std::move(buffer), n, Layout::contiguous(shape()).value());
+    return Tensor(std::move(buffer), n, detail::row_major_layout(shape()).value());
   }
 
   /// contiguous() for code that must not throw: a buffer that cannot be allocated is the error
@@ -273,7 +270,7 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
   Result<Tensor> try_contiguous() const {
     return detail::guard_allocations("try_contiguous", [&]() -> Result<Tensor> {
       if (is_contiguous()) return *this;
-      auto layout = Layout::contiguous(shape());
+      auto layout = detail::row_major_layout(shape());
       if (!layout) return std::move(layout).error();
       auto made = allocate("try_contiguous", std::move(*layout));
       if (made) copy_into(made->mutable_data());
@@ -338,7 +335,7 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
     return detail::guard_allocations("cast", [&]() -> Result<Tensor<U>> {
       // The row-major layout first: an empty tensor's shape may have no row-major strides that
       // fit (e.g. [0, 2^62, 2^62]); that is size_overflow, not a crash.
-      auto layout = Layout::contiguous(shape());
+      auto layout = detail::row_major_layout(shape());
       if (!layout) return std::move(layout).error();
       const std::size_t n = numel();
       auto out = detail::try_allocate_buffer<U>(n);
@@ -432,13 +429,6 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
   // The buffer of a tensor this class just allocated, before anyone else can see it.
   T* mutable_data() noexcept { return const_cast<T*>(data_.get()); }
 
-  static Result<Layout> checked_layout(const char* op, const Shape& shape, std::size_t len) {
-    auto layout = Layout::contiguous(shape);
-    if (!layout) return layout.error().in(op);
-    if (layout->numel() != len) return ShapeError::element_count_mismatch(op, len, shape);
-    return layout;
-  }
-
   // A fresh buffer for a layout the caller has already checked.
   static Result<Tensor> allocate(const char* op, Layout layout) {
     const std::size_t len = layout.numel();
@@ -449,7 +439,7 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
 
   static Result<Tensor> full_impl(const char* op, const Shape& shape, T value) {
     return detail::guard_allocations(op, [&]() -> Result<Tensor> {
-      auto layout = Layout::contiguous(shape);
+      auto layout = detail::row_major_layout(shape);
       if (!layout) return std::move(layout).error();
       auto made = allocate(op, std::move(*layout));
       if (made) std::fill_n(made->mutable_data(), made->numel(), value);
@@ -477,14 +467,8 @@ class Tensor : public ViewOps<Tensor<T>>, public BroadcastOps<Tensor<T>> {
   }
 
   void copy_into(T* dst) const {
-    if (empty()) return;
-    const Strides dst_strides = *detail::row_major_strides(shape());
-    detail::copy_strided({.shape = shape(),
-                          .src = reinterpret_cast<const std::byte*>(data_.get() + offset()),
-                          .src_strides = strides(),
-                          .dst = reinterpret_cast<std::byte*>(dst),
-                          .dst_strides = dst_strides,
-                          .elem_size = sizeof(T)});
+    detail::copy_row_major(reinterpret_cast<const std::byte*>(data_.get()), layout_,
+                           reinterpret_cast<std::byte*>(dst), sizeof(T));
   }
 
   std::shared_ptr<const T> data_;

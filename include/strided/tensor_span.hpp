@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "strided/detail/allocation_guard.hpp"
+#include "strided/detail/row_major.hpp"
 #include "strided/element.hpp"
 #include "strided/error.hpp"
 #include "strided/layout.hpp"
@@ -92,10 +93,8 @@ class TensorSpan : public ViewOps<TensorSpan<T>> {
   /// product of `shape`.
   static Result<TensorSpan> dense(std::span<T> memory, const Shape& shape) {
     return detail::guard_allocations("TensorSpan::dense", [&]() -> Result<TensorSpan> {
-      auto layout = Layout::contiguous(shape);
-      if (!layout) return layout.error().in("TensorSpan::dense");
-      if (layout->numel() != memory.size())
-        return ShapeError::element_count_mismatch("TensorSpan::dense", memory.size(), shape);
+      auto layout = detail::row_major_layout_for("TensorSpan::dense", shape, memory.size());
+      if (!layout) return std::move(layout).error();
       return TensorSpan(memory, std::move(*layout));
     });
   }

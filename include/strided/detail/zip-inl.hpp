@@ -14,16 +14,47 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
+#include "strided/detail/allocation_guard.hpp"
 #include "strided/detail/buffer.hpp"
 #include "strided/detail/chunk_grid.hpp"
 #include "strided/detail/copy/copy.hpp"
 #include "strided/detail/odometer.hpp"
 #include "strided/detail/parallel/parallel_for.hpp"
 #include "strided/detail/zip.hpp"
+#include "strided/layout.hpp"
 #include "strided/parallel.hpp"
 #include "strided/shape.hpp"
+#include "strided/shape_error.hpp"
+
+namespace strided::detail {
+
+STRIDED_FUNC Result<Layout> broadcast_to_common(const char* op,
+                                                std::span<const Layout* const> inputs,
+                                                std::span<Layout> views) {
+  return guard_allocations(op, [&]() -> Result<Layout> {
+    Shape common;
+    for (const Layout* in : inputs) {
+      auto joined = broadcast_shape(common, in->shape());
+      if (!joined && joined.error().kind() == ShapeErrorKind::broadcast_incompatible)
+        return ShapeError::broadcast_incompatible(op, common, in->shape());
+      if (!joined) return std::move(joined).error();
+      common = std::move(*joined);
+    }
+    auto out = Layout::contiguous(common);
+    if (!out) return out;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      auto view = inputs[i]->broadcast_to(common);
+      if (!view) return std::move(view).error();
+      views[i] = std::move(*view);
+    }
+    return out;
+  });
+}
+
+}  // namespace strided::detail
 
 namespace strided::detail::zip {
 

@@ -19,6 +19,20 @@
 #include <utility>
 
 #include "strided/detail/parallel/parallel_for.hpp"
+#include "strided/layout.hpp"
+#include "strided/result.hpp"
+
+namespace strided::detail {
+
+/// The output layout of an element-wise op: row-major over the inputs' common (NumPy-broadcast)
+/// shape, each input's layout broadcast to that shape in `views` (same length as `inputs`).
+/// broadcast_incompatible names the common shape of the inputs before the first one that does not
+/// fit, and that input's shape; every error is reported as `op`'s.
+STRIDED_FUNC Result<Layout> broadcast_to_common(const char* op,
+                                                std::span<const Layout* const> inputs,
+                                                std::span<Layout> views);
+
+}  // namespace strided::detail
 
 namespace strided::detail::zip {
 
