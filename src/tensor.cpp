@@ -1,5 +1,5 @@
-// libstrided, the compiled mode's library (see src/copy.cpp): the tensor factories' layout checks
-// that do not depend on the element type.
+// libstrided, the compiled mode's library (see src/copy.cpp): what tensors of every element type
+// share: the factories' layout checks, the row-major copy, and Layout's split / chunk / unbind.
 #include "strided/detail/config.hpp"
 
 #if STRIDED_HEADER_ONLY
@@ -7,3 +7,4 @@
 #endif
 
 #include "strided/detail/row_major-inl.hpp"
+#include "strided/layout_pieces-inl.hpp"

@@ -381,13 +381,13 @@ class Layout {
   /// Pieces of `size` elements along `dim`, the last one shorter when `size` does not divide the
   /// axis (PyTorch's split). An axis of size 0 gives one empty piece; otherwise a zero size is
   /// invalid_argument.
-  Result<std::vector<Layout>> split(std::size_t dim, std::size_t size) const;
+  STRIDED_FUNC Result<std::vector<Layout>> split(std::size_t dim, std::size_t size) const;
   /// At most `n` pieces of equal size ceil(axis / n) along `dim`, the last one possibly shorter,
   /// so fewer than `n` when they run out (PyTorch's chunk). An axis of size 0 gives `n` empty
   /// pieces. n == 0 is invalid_argument.
-  Result<std::vector<Layout>> chunk(std::size_t dim, std::size_t n) const;
+  STRIDED_FUNC Result<std::vector<Layout>> chunk(std::size_t dim, std::size_t n) const;
   /// Every index of `dim` selected in turn: the axis's sub-layouts, in order.
-  Result<std::vector<Layout>> unbind(std::size_t dim) const;
+  STRIDED_FUNC Result<std::vector<Layout>> unbind(std::size_t dim) const;
   ///@}
 
  private:
