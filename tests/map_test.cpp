@@ -15,10 +15,12 @@
 #include "catch_shim.hpp"
 #include "strided/parallel.hpp"
 #include "strided/tensor_span.hpp"
+#include "support.hpp"
 
 using strided::Shape;
 using strided::ShapeErrorKind;
 using strided::Tensor;
+using strided_test::next_index;
 
 namespace {
 
@@ -29,15 +31,6 @@ Tensor<T> iota(const Shape& shape, std::size_t scale = 1) {
   std::vector<T> v(n);
   for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<T>((i * scale) % 251);
   return Tensor<T>::from_vector(std::move(v), shape).value();
-}
-
-// Row-major successor of `index` in `shape`; false after the last.
-bool next_index(Shape& index, const Shape& shape) {
-  for (std::size_t k = shape.size(); k-- > 0;) {
-    if (++index[k] < shape[k]) return true;
-    index[k] = 0;
-  }
-  return false;
 }
 
 // The element of `t` that index `out_index` of the broadcast shape `out` reads (NumPy's rules).

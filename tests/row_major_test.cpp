@@ -27,12 +27,9 @@ std::vector<std::size_t> naive_row_major(const Layout& layout) {
   std::vector<std::size_t> out;
   if (layout.empty()) return out;
   Shape index(layout.rank(), 0);
-  for (;;) {
-    out.push_back(layout.storage_index(index.span()));
-    std::size_t k = layout.rank();
-    while (k > 0 && ++index[k - 1] == layout.shape()[k - 1]) index[--k] = 0;
-    if (k == 0) return out;
-  }
+  do out.push_back(layout.storage_index(index.span()));
+  while (strided_test::next_index(index, layout.shape()));
+  return out;
 }
 
 bool starts_with(const std::string& s, const std::string& prefix) {

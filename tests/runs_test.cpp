@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "catch_shim.hpp"
+#include "support.hpp"
 
 using strided::Shape;
 using strided::Tensor;
@@ -62,12 +63,8 @@ std::vector<float> concatenated(const std::vector<Run>& runs) {
 std::vector<std::ptrdiff_t> positions(const Tensor<float>& t) {
   std::vector<std::ptrdiff_t> out;
   Shape index(t.rank(), 0);
-  do {
-    out.push_back(static_cast<std::ptrdiff_t>(t.layout().storage_index(index)));
-    std::size_t k = t.rank();
-    while (k > 0 && ++index[k - 1] == t.shape()[k - 1]) index[--k] = 0;
-    if (k == 0) break;
-  } while (true);
+  do out.push_back(static_cast<std::ptrdiff_t>(t.layout().storage_index(index)));
+  while (strided_test::next_index(index, t.shape()));
   return out;
 }
 

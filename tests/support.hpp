@@ -65,6 +65,15 @@ inline std::size_t product(const strided::Shape& s) {
   return n;
 }
 
+/// Row-major successor of `index` in `shape`; false after the last (a rank-0 shape has one).
+inline bool next_index(strided::Shape& index, const strided::Shape& shape) {
+  for (std::size_t k = shape.size(); k-- > 0;) {
+    if (++index[k] < shape[k]) return true;
+    index[k] = 0;
+  }
+  return false;
+}
+
 /// Rank 0..8, sizes 1..4 with an occasional 0, at most `max_numel` elements.
 inline strided::Shape random_shape(Rng& rng, std::size_t max_numel) {
   while (true) {

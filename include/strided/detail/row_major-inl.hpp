@@ -30,11 +30,11 @@ STRIDED_FUNC Result<Layout> row_major_layout_for(const char* op, const Shape& sh
 
 STRIDED_FUNC Result<void> check_buffer(const char* op, bool is_null, std::size_t len,
                                        const Layout& layout) {
-  return guard_allocations(op, [&]() -> Result<void> {
-    if (is_null && len != 0)
-      return ShapeError::invalid_argument(op, "null buffer with a non-zero length");
-    return layout.check_storage(len, op);
-  });
+  // No guard of its own: check_storage guards and labels its work, and this error allocates
+  // nothing.
+  if (is_null && len != 0)
+    return ShapeError::invalid_argument(op, "null buffer with a non-zero length");
+  return layout.check_storage(len, op);
 }
 
 STRIDED_FUNC void copy_row_major(const std::byte* base, const Layout& layout, std::byte* dst,
